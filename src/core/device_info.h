@@ -1,0 +1,22 @@
+#pragma once
+#include <cstddef>
+#include <string>
+
+namespace tt {
+
+// What tuning needs to know of an OpenCL device; filled by ocl/, used everywhere else.
+struct DeviceInfo {
+  std::string platform;
+  std::string name;
+  std::string driver_version;
+  std::string type;  // "cpu", "gpu", "accelerator", "other"
+  unsigned compute_units = 0;
+  size_t max_work_group_size = 0;
+  size_t local_mem_bytes = 0;
+  size_t global_mem_bytes = 0;
+
+  // Identifies a device across runs: the same hardware through the same driver.
+  std::string Fingerprint() const { return platform + " | " + name + " | " + driver_version; }
+};
+
+}  // namespace tt

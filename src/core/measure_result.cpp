@@ -1,0 +1,49 @@
+#include "core/measure_result.h"
+
+#include <algorithm>
+#include <array>
+
+namespace tt {
+namespace {
+constexpr std::array<std::pair<MeasureStatus, std::string_view>, 6> kNames{{
+    {MeasureStatus::kOk, "ok"},
+    {MeasureStatus::kInvalidConfig, "invalid_config"},
+    {MeasureStatus::kCompileError, "compile_error"},
+    {MeasureStatus::kRuntimeError, "runtime_error"},
+    {MeasureStatus::kWrongAnswer, "wrong_answer"},
+    {MeasureStatus::kTimeout, "timeout"},
+}};
+}  // namespace
+
+std::string_view ToString(MeasureStatus status) {
+  for (const auto& [s, name] : kNames)
+    if (s == status) return name;
+  return "unknown";
+}
+
+std::optional<MeasureStatus> ParseMeasureStatus(std::string_view text) {
+  for (const auto& [s, name] : kNames)
+    if (name == text) return s;
+  return std::nullopt;
+}
+
+MeasureResult MeasureResult::Failure(MeasureStatus status, std::string error) {
+  MeasureResult r;
+  r.status = status;
+  r.error = std::move(error);
+  return r;
+}
+
+MeasureResult MeasureResult::Success(std::vector<double> times_s, double flops, double compile_s) {
+  MeasureResult r;
+  r.times_s = std::move(times_s);
+  r.compile_s = compile_s;
+  std::vector<double> sorted = r.times_s;
+  std::sort(sorted.begin(), sorted.end());
+  const size_t n = sorted.size();
+  r.time_s = n == 0 ? 0 : (n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]));
+  r.gflops = r.time_s > 0 ? flops / r.time_s * 1e-9 : 0;
+  return r;
+}
+
+}  // namespace tt

@@ -1,0 +1,35 @@
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tt {
+
+// How one measured configuration ended. Every value but kOk costs a trial and has fitness 0.
+enum class MeasureStatus {
+  kOk,
+  kInvalidConfig,  // violates a constraint (device limits, template rules): never compiled
+  kCompileError,
+  kRuntimeError,   // an OpenCL error, or the worker process crashed
+  kWrongAnswer,    // output differs from the CPU reference
+  kTimeout,        // compile + run exceeded the per-config time limit; the worker was killed
+};
+
+std::string_view ToString(MeasureStatus status);
+std::optional<MeasureStatus> ParseMeasureStatus(std::string_view text);
+
+struct MeasureResult {
+  MeasureStatus status = MeasureStatus::kOk;
+  std::vector<double> times_s;  // every timed repeat, in launch order (warm-up excluded)
+  double time_s = 0;            // median of times_s; 0 unless ok
+  double gflops = 0;            // from time_s; 0 unless ok
+  double compile_s = 0;
+  std::string error;            // compiler log or failure text; empty when ok
+
+  bool ok() const { return status == MeasureStatus::kOk; }
+  static MeasureResult Failure(MeasureStatus status, std::string error);
+  static MeasureResult Success(std::vector<double> times_s, double flops, double compile_s);
+};
+
+}  // namespace tt

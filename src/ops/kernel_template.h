@@ -1,0 +1,72 @@
+#pragma once
+// A kernel template described as data: which knobs a workload gets, how a config becomes
+// build options and an NDRange, and what the right answer is. One per .cl file variant.
+#include <array>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/workload.h"
+#include "space/config_space.h"
+
+namespace tt {
+
+struct DeviceLimits {
+  size_t max_work_group_size = 0;
+  size_t local_mem_bytes = 0;
+};
+
+struct LaunchGeometry {
+  std::array<size_t, 3> global{1, 1, 1};
+  std::array<size_t, 3> local{1, 1, 1};
+  unsigned dims = 1;
+};
+
+// A float buffer passed to the kernel, in argument order. Inputs are filled with small
+// integers so that any summation order gives the exact reference result.
+struct BufferSpec {
+  std::string name;
+  size_t elements = 0;
+  bool is_output = false;
+};
+
+class KernelTemplate {
+ public:
+  virtual ~KernelTemplate() = default;
+  virtual std::string_view name() const = 0;         // "gemm_tiled": unique, stored in history
+  virtual std::string_view op() const = 0;           // "gemm"
+  virtual std::string_view kernel_name() const = 0;  // the __kernel function
+  virtual std::string_view source() const = 0;       // OpenCL C text, embedded from kernels/
+  virtual bool listed() const { return true; }       // false for test-only templates
+
+  virtual ConfigSpace Space(const Workload& workload, const DeviceLimits& limits) const = 0;
+  virtual std::string BuildOptions(const Workload& workload, const ConfigSpace& space,
+                                   const Config& config) const = 0;
+  virtual LaunchGeometry Geometry(const Workload& workload, const ConfigSpace& space,
+                                  const Config& config) const = 0;
+  virtual std::vector<BufferSpec> Buffers(const Workload& workload) const = 0;
+  virtual double Flops(const Workload& workload) const = 0;
+  // Fills `output` from `inputs` (the non-output buffers, in Buffers() order).
+  virtual void Reference(const Workload& workload, const std::vector<const float*>& inputs,
+                         float* output) const = 0;
+
+  std::string SourceHash() const;  // identifies this template's code in the history
+};
+
+// An operator: its shape syntax and the templates (sketches) that implement it.
+struct OperatorInfo {
+  std::string name;          // "gemm"
+  std::string shape_syntax;  // "M,N,K"
+  std::string description;
+};
+
+std::vector<OperatorInfo> Operators();
+// Parses a --shape for `op`; throws UserError naming the problem.
+Workload ParseWorkload(std::string_view op, std::string_view shape);
+const KernelTemplate* FindTemplate(std::string_view name);  // nullptr when unknown
+std::vector<const KernelTemplate*> TemplatesFor(std::string_view op);
+std::vector<const KernelTemplate*> AllTemplates();
+std::string_view KernelSource(std::string_view file);  // embedded kernels/<file>; throws when absent
+
+}  // namespace tt

@@ -1,0 +1,30 @@
+#pragma once
+// A tuner proposes configs and learns from their results. It never opens the database or
+// touches a device: history arrives as plain values through Seed().
+#include <cstddef>
+#include <vector>
+
+#include "core/measure_result.h"
+#include "space/config_space.h"
+
+namespace tt {
+
+struct Observation {
+  Config config;
+  MeasureStatus status = MeasureStatus::kOk;
+  double gflops = 0;  // fitness; 0 for every status but ok
+};
+
+class Tuner {
+ public:
+  virtual ~Tuner() = default;
+  // Configs already measured for this task (earlier runs). They are never proposed again,
+  // and a tuner may learn from them.
+  virtual void Seed(const std::vector<Observation>& history) = 0;
+  // Up to `max_size` valid configs never proposed or seeded before. Empty only when the
+  // space holds no such config any more.
+  virtual std::vector<Config> NextBatch(size_t max_size) = 0;
+  virtual void Update(const std::vector<Observation>& measured) = 0;
+};
+
+}  // namespace tt
