@@ -1,5 +1,6 @@
 # Embeds text files into a C++ source so the binary needs no files at run time.
 # cmake -DSYMBOL=name -DOUTPUT=file.cpp -DINPUTS="a;b" -P embed.cmake
+string(REPLACE "|" ";" INPUTS "${INPUTS}")
 set(body "")
 foreach(path IN LISTS INPUTS)
   file(READ "${path}" text)

@@ -14,6 +14,18 @@ std::string ValueText(const Knob& knob, const KnobValue& v) {
   return s + "]";
 }
 
+// Inverse of ValueText; integers only (json would also turn 4.5 or true into a number).
+std::optional<KnobValue> ParseValueText(std::string_view text) {
+  const auto parsed = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  KnobValue value;
+  for (const auto& x : parsed.is_array() ? parsed : nlohmann::json::array({parsed})) {
+    if (!x.is_number_integer()) return std::nullopt;
+    value.push_back(x.get<int64_t>());
+  }
+  if (value.empty()) return std::nullopt;
+  return value;
+}
+
 // AutoTVM's entity kinds: "sp" split, "re" reorder, "ot" other.
 const char* EntityKind(KnobKind kind) {
   switch (kind) {
@@ -96,23 +108,18 @@ std::optional<Config> ConfigSpace::FromKey(std::string_view key) const {
   size_t pos = 0;
   for (const auto& knob : knobs_) {
     const size_t end = std::min(key.find(';', pos), key.size());
+    if (pos > key.size()) return std::nullopt;  // the key ended before this knob
     const std::string_view item = key.substr(pos, end - pos);
     const std::string prefix = knob.name() + "=";
     if (item.substr(0, prefix.size()) != prefix) return std::nullopt;
-    const std::string text(item.substr(prefix.size()));
-    KnobValue value;
-    try {
-      const auto parsed = nlohmann::json::parse(text);
-      value = parsed.is_array() ? parsed.get<KnobValue>() : KnobValue{parsed.get<int64_t>()};
-    } catch (const nlohmann::json::exception&) {
-      return std::nullopt;
-    }
-    const auto index = knob.Find(value);
+    const auto value = ParseValueText(item.substr(prefix.size()));
+    const auto index = value ? knob.Find(*value) : std::nullopt;
     if (!index) return std::nullopt;
     config.push_back(*index);
     pos = end + 1;
   }
-  if (pos < key.size()) return std::nullopt;
+  // Every knob consumed exactly the whole key: no missing knob, no trailing text or ';'.
+  if (knobs_.empty() ? !key.empty() : pos != key.size() + 1) return std::nullopt;
   return config;
 }
 

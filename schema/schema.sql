@@ -1,0 +1,102 @@
+-- tensortune history database: the current schema, for people to read.
+--
+-- The database is built by the files in migrations/ (applied in order, each in one
+-- transaction that also sets PRAGMA user_version); a test checks that they give exactly
+-- this schema. Times are ISO-8601 UTC text ("2024-05-01T12:34:56.789Z"), which SQLite's
+-- date functions understand: julianday(finished_at) - julianday(started_at).
+--
+-- Example: the ten fastest configs of every GEMM ever tuned on this machine:
+--   SELECT workload, template, device, config_key, gflops FROM trials_view
+--   WHERE op = 'gemm' AND status = 'ok' ORDER BY gflops DESC LIMIT 10;
+
+-- "TTUN": marks the file as a tensortune database. PRAGMA user_version is the number of
+-- the last migration applied.
+PRAGMA application_id = 1414813006;
+
+-- One OpenCL device: the same hardware through the same driver. Rows are never updated.
+CREATE TABLE devices (
+  id INTEGER PRIMARY KEY,
+  fingerprint TEXT NOT NULL UNIQUE,           -- platform || ' | ' || name || ' | ' || driver_version
+  platform TEXT NOT NULL,                     -- CL_PLATFORM_NAME
+  name TEXT NOT NULL,                         -- CL_DEVICE_NAME
+  driver_version TEXT NOT NULL,               -- CL_DRIVER_VERSION
+  type TEXT NOT NULL,                         -- 'cpu', 'gpu', 'accelerator' or 'other'
+  compute_units INTEGER NOT NULL,
+  max_work_group_size INTEGER NOT NULL,
+  local_mem_bytes INTEGER NOT NULL,
+  global_mem_bytes INTEGER NOT NULL,
+  first_seen TEXT NOT NULL                    -- when a run first used this device
+);
+
+-- One operator instance (operator + named dimensions).
+CREATE TABLE workloads (
+  id INTEGER PRIMARY KEY,
+  op TEXT NOT NULL,                           -- 'gemm', 'conv2d_nchw', ...
+  key TEXT NOT NULL UNIQUE,                   -- canonical: 'gemm:m=512,n=1024,k=1024'
+  dims_json TEXT NOT NULL CHECK (json_valid(dims_json)),  -- {"m":512,"n":1024,"k":1024}, in key order
+  flops REAL NOT NULL CHECK (flops >= 0)      -- floating-point operations of one execution
+);
+
+-- One version of one kernel template: editing the OpenCL source gives a new row, so that
+-- old measurements are never mistaken for the new code.
+CREATE TABLE kernel_templates (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,                         -- 'gemm_tiled'
+  op TEXT NOT NULL,                           -- the operator it implements
+  source_hash TEXT NOT NULL,                  -- hash of the OpenCL source
+  UNIQUE (name, source_hash)
+);
+
+-- One invocation of a tuner on one task (workload x template x device).
+CREATE TABLE runs (
+  id INTEGER PRIMARY KEY,
+  tuner TEXT NOT NULL,                        -- 'random', 'ga', 'opevo', ...
+  options_json TEXT NOT NULL CHECK (json_valid(options_json)),  -- tuner options as given
+  seed INTEGER NOT NULL,                      -- the 64 bits of the seed; >= 2^63 reads negative
+  command TEXT NOT NULL,                      -- the command line that started the run
+  device_id INTEGER NOT NULL REFERENCES devices (id),
+  workload_id INTEGER NOT NULL REFERENCES workloads (id),
+  template_id INTEGER NOT NULL REFERENCES kernel_templates (id),
+  trials_requested INTEGER NOT NULL,          -- the trial budget asked for
+  started_at TEXT NOT NULL,
+  ended_at TEXT,                              -- NULL while running or when the process died
+  status TEXT NOT NULL DEFAULT 'running'      -- a killed run stays 'running'
+    CHECK (status IN ('running', 'finished', 'interrupted', 'failed'))
+);
+
+-- One measured configuration. Each batch of a run is written in one transaction, so a run
+-- killed at any moment keeps every batch but the one in flight.
+CREATE TABLE trials (
+  id INTEGER PRIMARY KEY,                     -- increasing: ORDER BY id is recording order
+  run_id INTEGER NOT NULL REFERENCES runs (id),
+  workload_id INTEGER NOT NULL REFERENCES workloads (id),
+  template_id INTEGER NOT NULL REFERENCES kernel_templates (id),
+  device_id INTEGER NOT NULL REFERENCES devices (id),
+  config_key TEXT NOT NULL,                   -- canonical: 'tile_x=[1,4,8,16];vec=4'
+  config_json TEXT NOT NULL CHECK (json_valid(config_json)),  -- AutoTVM-style entity list
+  status TEXT NOT NULL CHECK (status IN ('ok', 'invalid_config', 'compile_error',
+                                         'runtime_error', 'wrong_answer', 'timeout')),
+  error TEXT,                                 -- compiler log or failure text; NULL when ok
+  times_json TEXT NOT NULL CHECK (json_valid(times_json)),  -- every timed repeat in seconds
+  time_s REAL NOT NULL,                       -- median of times_json; 0 unless ok
+  gflops REAL NOT NULL,                       -- flops / time_s / 1e9; 0 unless ok
+  compile_s REAL NOT NULL,                    -- OpenCL program build time
+  batch INTEGER NOT NULL,                     -- batch number within the run
+  started_at TEXT NOT NULL,
+  finished_at TEXT NOT NULL
+);
+
+-- Warm start and "never measure the same config twice" look trials up by task and config.
+CREATE INDEX trials_by_task ON trials (workload_id, template_id, device_id, config_key);
+CREATE INDEX trials_by_run ON trials (run_id);
+
+-- Trials with names instead of ids, for plain SQL.
+CREATE VIEW trials_view AS
+SELECT t.id, t.run_id, r.tuner, w.op, w.key AS workload, k.name AS template,
+       d.name AS device, t.batch, t.config_key, t.status, t.time_s, t.gflops,
+       t.compile_s, t.error, t.started_at, t.finished_at
+FROM trials AS t
+JOIN runs AS r ON r.id = t.run_id
+JOIN workloads AS w ON w.id = t.workload_id
+JOIN kernel_templates AS k ON k.id = t.template_id
+JOIN devices AS d ON d.id = t.device_id;

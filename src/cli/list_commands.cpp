@@ -1,0 +1,33 @@
+#include "cli/list_commands.h"
+
+#include <fmt/format.h>
+
+#include <ostream>
+
+#include "ocl/devices.h"
+#include "ops/kernel_template.h"
+
+namespace tt {
+
+int RunDevices(std::ostream& out) {
+  const auto devices = ListDevices();
+  out << fmt::format("{:>5}  {:<28} {:<36} {:<5} {:>4} {:>8} {:>10}\n", "index", "platform", "device", "type", "CUs",
+                     "max-wg", "local-mem");
+  for (size_t i = 0; i < devices.size(); ++i) {
+    const auto& d = devices[i];
+    out << fmt::format("{:>5}  {:<28} {:<36} {:<5} {:>4} {:>8} {:>8} KiB\n", i, d.platform, d.name, d.type,
+                       d.compute_units, d.max_work_group_size, d.local_mem_bytes / 1024);
+  }
+  if (devices.empty()) out << "no OpenCL device found (is an ICD such as pocl-opencl-icd installed?)\n";
+  return devices.empty() ? 3 : 0;
+}
+
+int RunTemplates(std::ostream& out) {
+  for (const auto& op : Operators()) {
+    out << fmt::format("{:<18} --shape {:<24} {}\n", op.name, op.shape_syntax, op.description);
+    for (const auto* t : TemplatesFor(op.name)) out << fmt::format("  template {}\n", t->name());
+  }
+  return 0;
+}
+
+}  // namespace tt

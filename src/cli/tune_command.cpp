@@ -1,0 +1,168 @@
+#include "cli/tune_command.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "cli/progress.h"
+#include "core/errors.h"
+#include "history/sqlite_history_store.h"
+#include "history/timestamp.h"
+#include "measure/opencl_measurer.h"
+#include "ops/kernel_template.h"
+#include "tuners/tuner_factory.h"
+
+namespace tt {
+namespace {
+
+volatile std::sig_atomic_t g_interrupted = 0;
+void OnInterrupt(int) { g_interrupted = 1; }
+
+// Ctrl-C or SIGTERM ends the run after the batch in flight; every finished batch is kept.
+class InterruptGuard {
+ public:
+  InterruptGuard() {
+    g_interrupted = 0;
+    struct sigaction action {};
+    action.sa_handler = OnInterrupt;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &old_int_);
+    sigaction(SIGTERM, &action, &old_term_);
+  }
+  ~InterruptGuard() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  bool interrupted() const { return g_interrupted != 0; }
+
+ private:
+  struct sigaction old_int_ {}, old_term_ {};
+};
+
+const KernelTemplate& PickTemplate(const std::string& op, const std::string& name) {
+  const auto templates = TemplatesFor(op);  // throws for an unknown operator
+  if (name.empty()) return *templates.front();
+  std::string known;
+  for (const auto* t : templates) {
+    if (t->name() == name) return *t;
+    known += (known.empty() ? "" : ", ") + std::string(t->name());
+  }
+  throw UserError("unknown template '" + name + "' for " + op + " (known: " + known + ")");
+}
+
+void CheckOptions(const TuneOptions& o) {
+  if (o.trials < 1) throw UserError("--trials must be at least 1");
+  if (o.batch_size < 1) throw UserError("--batch-size must be at least 1");
+  if (o.timeout_s <= 0) throw UserError("--timeout must be positive");
+  if (o.min_time_s < 0) throw UserError("--min-time must not be negative");
+}
+
+std::vector<Observation> ToObservations(const ConfigSpace& space, const std::vector<TrialRecord>& records) {
+  std::vector<Observation> observations;
+  for (const auto& r : records)
+    if (auto config = space.FromKey(r.config_key))
+      observations.push_back({*config, r.result.status, r.result.ok() ? r.result.gflops : 0});
+  return observations;
+}
+
+struct RunSummary {
+  int64_t measured = 0, failed = 0;
+  std::map<std::string, int64_t> statuses;
+  std::optional<TrialRecord> best;
+};
+
+void PrintSummary(std::ostream& out, const TuneOptions& o, const Workload& w, const KernelTemplate& t,
+                  const DeviceInfo& device, int64_t run_id, const RunSummary& s,
+                  const std::optional<TrialRecord>& best_ever, bool exhausted, bool interrupted) {
+  if (o.json) {
+    nlohmann::json j = {{"run_id", run_id}, {"db", o.db}, {"op", w.op}, {"workload", w.Key()},
+                        {"template", t.name()}, {"device", device.name}, {"tuner", o.tuner},
+                        {"seed", o.seed}, {"trials", s.measured}, {"statuses", s.statuses},
+                        {"exhausted", exhausted}, {"interrupted", interrupted}};
+    auto describe = [](const std::optional<TrialRecord>& r) {
+      if (!r) return nlohmann::json(nullptr);
+      return nlohmann::json{{"config_key", r->config_key}, {"config", nlohmann::json::parse(r->config_json)},
+                            {"time_s", r->result.time_s}, {"gflops", r->result.gflops}, {"run_id", r->run_id}};
+    };
+    j["best"] = describe(s.best);
+    j["best_in_history"] = describe(best_ever);
+    out << j.dump(2) << "\n";
+    return;
+  }
+  out << fmt::format("run {}: {} trials of {} ({}) on {}", run_id, s.measured, w.Key(), t.name(), device.name);
+  for (const auto& [status, count] : s.statuses) out << fmt::format(", {} {}", count, status);
+  out << "\n";
+  if (exhausted) out << "the search space is exhausted: every valid configuration has been measured\n";
+  if (interrupted) out << "interrupted: every finished batch is saved in " << o.db << "\n";
+  if (s.best) {
+    out << fmt::format("best config: {}\n  time {:.4f} ms, {:.2f} GFLOPS (verified against the CPU reference)\n",
+                       s.best->config_key, s.best->result.time_s * 1e3, s.best->result.gflops);
+  } else {
+    out << "no configuration of this run succeeded\n";
+  }
+  if (best_ever && (!s.best || best_ever->result.gflops > s.best->result.gflops))
+    out << fmt::format("best in history (run {}): {} at {:.2f} GFLOPS\n", best_ever->run_id, best_ever->config_key,
+                       best_ever->result.gflops);
+}
+
+}  // namespace
+
+int RunTune(const TuneOptions& o, std::ostream& out) {
+  // Everything the user typed is checked before anything is started or written.
+  CheckOptions(o);
+  const Workload workload = ParseWorkload(o.op, o.shape);
+  const KernelTemplate& kernel = PickTemplate(o.op, o.kernel_template);
+  OpenClMeasurer measurer({.worker_path = DefaultWorkerPath(), .device_spec = o.device, .timeout_s = o.timeout_s,
+                           .min_time_s = o.min_time_s});
+  const ConfigSpace space = kernel.Space(workload, measurer.limits());
+  auto tuner = MakeTuner(o.tuner, space, o.seed, o.tuner_options);
+  auto store = SqliteHistoryStore::Open(o.db);  // the first thing that writes
+
+  const TaskIds ids = store->EnsureTask(workload, kernel.Flops(workload),
+                                        {std::string(kernel.name()), std::string(kernel.op()), kernel.SourceHash()},
+                                        measurer.device());
+  tuner->Seed(ToObservations(space, store->Trials(ids)));
+
+  nlohmann::json options_json = o.tuner_options;
+  const int64_t run_id = store->BeginRun(ids, {o.tuner, options_json.dump(), o.seed, o.command_line, o.trials});
+  InterruptGuard guard;
+  Progress progress(out, o.trials, isatty(STDOUT_FILENO) && !o.json, o.json);
+  const MeasureTask task{&kernel, workload, &space};
+  RunSummary summary;
+  bool exhausted = false;
+  for (int batch_number = 0; summary.measured < o.trials && !guard.interrupted(); ++batch_number) {
+    const auto batch = tuner->NextBatch(static_cast<size_t>(std::min(o.batch_size, o.trials - summary.measured)));
+    if (batch.empty()) {
+      exhausted = true;
+      break;
+    }
+    const std::string started = UtcNowIso8601();
+    const auto results = measurer.Measure(task, batch);
+    if (guard.interrupted()) break;  // the batch in flight may have been cut short: not recorded
+    const std::string finished = UtcNowIso8601();
+    std::vector<TrialRecord> records;
+    std::vector<Observation> observations;
+    for (size_t i = 0; i < batch.size(); ++i) {
+      records.push_back({space.Key(batch[i]), space.ToJson(batch[i]), results[i], run_id, batch_number, started, finished});
+      observations.push_back({batch[i], results[i].status, results[i].ok() ? results[i].gflops : 0});
+      ++summary.statuses[std::string(ToString(results[i].status))];
+      if (!results[i].ok()) ++summary.failed;
+      if (results[i].ok() && (!summary.best || results[i].gflops > summary.best->result.gflops))
+        summary.best = records.back();
+    }
+    store->RecordBatch(run_id, ids, records);
+    summary.measured += static_cast<int64_t>(batch.size());
+    tuner->Update(observations);
+    progress.Update(summary.measured, summary.failed, summary.best ? summary.best->result.gflops : 0);
+  }
+  progress.Finish();
+  store->EndRun(run_id, guard.interrupted() ? "interrupted" : "finished");
+  PrintSummary(out, o, workload, kernel, measurer.device(), run_id, summary, store->Best(ids), exhausted,
+               guard.interrupted());
+  return summary.best || exhausted ? 0 : 1;
+}
+
+}  // namespace tt

@@ -1,0 +1,31 @@
+#pragma once
+// `tensortune tune`: one workload, one template, one tuner, every batch recorded in the
+// history database as soon as it is measured.
+#include <cstdint>
+#include <iosfwd>
+#include <map>
+#include <string>
+
+namespace tt {
+
+struct TuneOptions {
+  std::string op;
+  std::string shape;
+  std::string kernel_template;  // empty: the operator's first template
+  std::string tuner = "random";
+  std::map<std::string, std::string> tuner_options;
+  int64_t trials = 64;
+  int64_t batch_size = 8;
+  uint64_t seed = 1;
+  std::string db = "history.db";
+  std::string device = "0";
+  double timeout_s = 10;
+  double min_time_s = 0.1;
+  bool json = false;
+  std::string command_line;  // recorded with the run
+};
+
+// Returns the process exit code; throws UserError / EnvironmentError for bad input.
+int RunTune(const TuneOptions& options, std::ostream& out);
+
+}  // namespace tt

@@ -1,0 +1,119 @@
+#include "measure/worker_protocol.h"
+
+#include <nlohmann/json.hpp>
+
+namespace tt {
+namespace {
+
+using nlohmann::json;
+
+json DeviceToJson(const DeviceInfo& d) {
+  return {{"platform", d.platform},
+          {"name", d.name},
+          {"driver_version", d.driver_version},
+          {"type", d.type},
+          {"compute_units", d.compute_units},
+          {"max_work_group_size", d.max_work_group_size},
+          {"local_mem_bytes", d.local_mem_bytes},
+          {"global_mem_bytes", d.global_mem_bytes}};
+}
+
+DeviceInfo DeviceFromJson(const json& j) {
+  DeviceInfo d;
+  d.platform = j.at("platform").get<std::string>();
+  d.name = j.at("name").get<std::string>();
+  d.driver_version = j.at("driver_version").get<std::string>();
+  d.type = j.at("type").get<std::string>();
+  d.compute_units = j.at("compute_units").get<unsigned>();
+  d.max_work_group_size = j.at("max_work_group_size").get<size_t>();
+  d.local_mem_bytes = j.at("local_mem_bytes").get<size_t>();
+  d.global_mem_bytes = j.at("global_mem_bytes").get<size_t>();
+  return d;
+}
+
+// Compiler logs may hold invalid UTF-8 (or a log cut mid-character): replace, never throw.
+std::string Dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+// Runs `decode` on the parsed line; any parse or type error means a malformed line.
+template <typename Decode>
+auto DecodeLine(std::string_view line, Decode decode) -> std::optional<decltype(decode(json()))> {
+  try {
+    return decode(json::parse(line));
+  } catch (const json::exception&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::string EncodeHello(const WorkerHello& hello) {
+  if (hello.device) return Dump({{"device", DeviceToJson(*hello.device)}});
+  return Dump({{"error", hello.error}, {"error_kind", hello.user_error ? "user" : "environment"}});
+}
+
+std::optional<WorkerHello> DecodeHello(std::string_view line) {
+  return DecodeLine(line, [](const json& j) {
+    WorkerHello hello;
+    if (j.contains("device")) {
+      hello.device = DeviceFromJson(j.at("device"));
+    } else {
+      hello.error = j.at("error").get<std::string>();
+      hello.user_error = j.at("error_kind").get<std::string>() == "user";
+    }
+    return hello;
+  });
+}
+
+std::string EncodeRequest(const WorkerRequest& r) {
+  return Dump({{"kind", r.kind == WorkerRequest::Kind::kPrepare ? "prepare" : "measure"},
+              {"template", r.template_name},
+              {"workload", r.workload_key},
+              {"options", r.build_options},
+              {"global", r.geometry.global},
+              {"local", r.geometry.local},
+              {"dims", r.geometry.dims},
+              {"flops", r.flops},
+              {"min_time_s", r.min_time_s},
+              {"max_repeats", r.max_repeats}});
+}
+
+std::optional<WorkerRequest> DecodeRequest(std::string_view line) {
+  return DecodeLine(line, [](const json& j) {
+    WorkerRequest r;
+    const std::string kind = j.at("kind").get<std::string>();
+    if (kind != "prepare" && kind != "measure") throw json::other_error::create(501, "unknown kind", &j);
+    r.kind = kind == "prepare" ? WorkerRequest::Kind::kPrepare : WorkerRequest::Kind::kMeasure;
+    r.template_name = j.at("template").get<std::string>();
+    r.workload_key = j.at("workload").get<std::string>();
+    r.build_options = j.at("options").get<std::string>();
+    r.geometry.global = j.at("global").get<std::array<size_t, 3>>();
+    r.geometry.local = j.at("local").get<std::array<size_t, 3>>();
+    r.geometry.dims = j.at("dims").get<unsigned>();
+    r.flops = j.at("flops").get<double>();
+    r.min_time_s = j.at("min_time_s").get<double>();
+    r.max_repeats = j.at("max_repeats").get<int>();
+    return r;
+  });
+}
+
+std::string EncodeResult(const MeasureResult& r) {
+  return Dump({{"status", ToString(r.status)}, {"times_s", r.times_s}, {"time_s", r.time_s},
+               {"gflops", r.gflops}, {"compile_s", r.compile_s}, {"error", r.error}});
+}
+
+std::optional<MeasureResult> DecodeResult(std::string_view line) {
+  return DecodeLine(line, [](const json& j) {
+    MeasureResult r;
+    const auto status = ParseMeasureStatus(j.at("status").get<std::string>());
+    if (!status) throw json::other_error::create(501, "unknown status", &j);
+    r.status = *status;
+    r.times_s = j.at("times_s").get<std::vector<double>>();
+    r.time_s = j.at("time_s").get<double>();
+    r.gflops = j.at("gflops").get<double>();
+    r.compile_s = j.at("compile_s").get<double>();
+    r.error = j.at("error").get<std::string>();
+    return r;
+  });
+}
+
+}  // namespace tt

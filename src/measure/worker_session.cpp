@@ -1,0 +1,144 @@
+#include "measure/worker_session.h"
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "core/errors.h"
+#include "core/rng.h"
+
+namespace tt {
+namespace {
+
+constexpr uint64_t kInputSeed = 20240601;
+constexpr size_t kMaxLogBytes = 8192;  // the start of a compiler log says what went wrong
+
+std::string Truncated(std::string log) {
+  if (log.size() <= kMaxLogBytes) return log;
+  const size_t dropped = log.size() - kMaxLogBytes;
+  log.resize(kMaxLogBytes);
+  return log + "\n... (" + std::to_string(dropped) + " more bytes of build log)";
+}
+
+// Small integers: every product and sum is exact in float, so any summation order matches.
+std::vector<float> RandomInput(size_t elements, Rng& rng) {
+  std::vector<float> data(elements);
+  for (float& x : data) x = static_cast<float>(static_cast<int>(rng.Below(5)) - 2);
+  return data;
+}
+
+// The first element off by more than 1e-3 * (1 + |reference|); NaN (never written) fails too.
+std::optional<std::string> FindMismatch(const std::vector<float>& got, const std::vector<float>& want) {
+  for (size_t i = 0; i < want.size(); ++i) {
+    const double tolerance = 1e-3 * (1.0 + std::fabs(want[i]));
+    if (!(std::fabs(static_cast<double>(got[i]) - want[i]) <= tolerance)) {
+      std::ostringstream text;
+      text << "output[" << i << "] = " << got[i] << ", reference " << want[i];
+      return text.str();
+    }
+  }
+  return std::nullopt;
+}
+
+MeasureResult WithCompileTime(MeasureResult result, double compile_s) {
+  result.compile_s = compile_s;
+  return result;
+}
+
+}  // namespace
+
+// One workload's host data and device buffers, in the template's argument order.
+struct WorkerSession::Workspace {
+  std::string key;
+  const KernelTemplate* kernel = nullptr;
+  std::vector<std::vector<float>> host;  // inputs; the output slot holds the reference
+  std::vector<ocl::FloatBuffer> buffers;
+  size_t output = 0;
+  std::vector<float> scratch;  // the output as read back
+};
+
+WorkerSession::WorkerSession(const ocl::Device& device) : context_(device) {}
+WorkerSession::~WorkerSession() = default;
+
+MeasureResult WorkerSession::Handle(const WorkerRequest& request) {
+  try {
+    MeasureResult prepared = Prepare(request);
+    if (!prepared.ok() || request.kind == WorkerRequest::Kind::kPrepare) return prepared;
+    return BuildAndRun(request);
+  } catch (const std::exception& e) {
+    return MeasureResult::Failure(MeasureStatus::kRuntimeError, e.what());
+  }
+}
+
+MeasureResult WorkerSession::Prepare(const WorkerRequest& request) {
+  const std::string key = request.template_name + " " + request.workload_key;
+  if (workspace_ && workspace_->key == key) return {};
+  workspace_.reset();
+  auto ws = std::make_unique<Workspace>();
+  ws->key = key;
+  ws->kernel = FindTemplate(request.template_name);
+  if (!ws->kernel)
+    return MeasureResult::Failure(MeasureStatus::kRuntimeError, "unknown template '" + request.template_name + "'");
+  const Workload workload = Workload::FromKey(request.workload_key);
+  const std::vector<BufferSpec> specs = ws->kernel->Buffers(workload);
+  Rng rng(kInputSeed);
+  std::vector<const float*> inputs;
+  size_t outputs = 0;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    ws->host.push_back(specs[i].is_output ? std::vector<float>(specs[i].elements) : RandomInput(specs[i].elements, rng));
+    if (specs[i].is_output) {
+      ws->output = i;
+      ++outputs;
+    }
+    ws->buffers.push_back(context_.CreateBuffer(specs[i].elements));
+  }
+  if (outputs != 1)
+    return MeasureResult::Failure(MeasureStatus::kRuntimeError, "template must have exactly one output buffer");
+  for (size_t i = 0; i < specs.size(); ++i)
+    if (i != ws->output) inputs.push_back(ws->host[i].data());
+  ws->kernel->Reference(workload, inputs, ws->host[ws->output].data());
+  ws->scratch.resize(specs[ws->output].elements);
+  workspace_ = std::move(ws);
+  return {};
+}
+
+MeasureResult WorkerSession::BuildAndRun(const WorkerRequest& request) {
+  const auto start = std::chrono::steady_clock::now();
+  const ocl::BuildResult build = context_.Build(workspace_->kernel->source(), request.build_options);
+  const double compile_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!build.ok())
+    return WithCompileTime(MeasureResult::Failure(MeasureStatus::kCompileError, Truncated(build.log)), compile_s);
+  try {
+    return Run(*build.program, request, compile_s);
+  } catch (const std::exception& e) {
+    return WithCompileTime(MeasureResult::Failure(MeasureStatus::kRuntimeError, e.what()), compile_s);
+  }
+}
+
+MeasureResult WorkerSession::Run(const ocl::Program& program, const WorkerRequest& request, double compile_s) {
+  Workspace& ws = *workspace_;
+  ocl::Kernel kernel = program.CreateKernel(ws.kernel->kernel_name());
+  for (size_t i = 0; i < ws.buffers.size(); ++i) {
+    kernel.SetArg(static_cast<unsigned>(i), ws.buffers[i]);
+    // Inputs are rewritten because an earlier faulty kernel may have scribbled on them; the
+    // output starts as NaN so that elements the kernel never writes are caught.
+    if (i != ws.output) context_.Write(ws.buffers[i], ws.host[i]);
+  }
+  std::fill(ws.scratch.begin(), ws.scratch.end(), std::numeric_limits<float>::quiet_NaN());
+  context_.Write(ws.buffers[ws.output], ws.scratch);
+  const auto& g = request.geometry;
+  context_.Launch(kernel, g.dims, g.global, g.local);  // warm-up: POCL compiles the work-group function here
+  context_.Read(ws.buffers[ws.output], ws.scratch);
+  if (auto mismatch = FindMismatch(ws.scratch, ws.host[ws.output]))
+    return WithCompileTime(MeasureResult::Failure(MeasureStatus::kWrongAnswer, *mismatch), compile_s);
+  std::vector<double> times;
+  double total = 0;
+  while (times.empty() || (total < request.min_time_s && static_cast<int>(times.size()) < request.max_repeats)) {
+    times.push_back(context_.Launch(kernel, g.dims, g.global, g.local));
+    total += times.back();
+  }
+  return MeasureResult::Success(std::move(times), request.flops, compile_s);
+}
+
+}  // namespace tt

@@ -1,0 +1,30 @@
+#pragma once
+// The worker's side of measuring (tensortune-worker only): builds a config, checks its output
+// against the CPU reference and times it. Holds one workload's inputs and reference at a time.
+#include <memory>
+
+#include "core/measure_result.h"
+#include "measure/worker_protocol.h"
+#include "ocl/context.h"
+
+namespace tt {
+
+class WorkerSession {
+ public:
+  explicit WorkerSession(const ocl::Device& device);
+  ~WorkerSession();
+
+  const DeviceInfo& device() const { return context_.device(); }
+  MeasureResult Handle(const WorkerRequest& request);  // a status for every failure, never throws
+
+ private:
+  struct Workspace;
+  MeasureResult Prepare(const WorkerRequest& request);
+  MeasureResult BuildAndRun(const WorkerRequest& request);
+  MeasureResult Run(const ocl::Program& program, const WorkerRequest& request, double compile_s);
+
+  ocl::Context context_;
+  std::unique_ptr<Workspace> workspace_;
+};
+
+}  // namespace tt

@@ -1,0 +1,130 @@
+#include "model/xgb_cost_model.h"
+
+#include <xgboost/c_api.h>
+
+#include <chrono>
+#include <cmath>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "core/errors.h"
+
+namespace tt {
+namespace {
+
+void Check(int rc, const char* call) {
+  if (rc != 0) throw EnvironmentError(std::string("XGBoost ") + call + " failed: " + XGBGetLastError());
+}
+
+// XGBoost logs to stderr by default; a tuning run's output is the CLI's alone.
+void SilenceXgboostOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] { Check(XGBSetGlobalConfig(R"({"verbosity": 0})"), "XGBSetGlobalConfig"); });
+}
+
+std::string Text(double value) {
+  std::ostringstream out;
+  out.precision(17);
+  out << value;
+  return out.str();
+}
+
+class DMatrix {
+ public:
+  explicit DMatrix(const FeatureMatrix& m) {
+    if (m.values.size() != m.rows * m.cols) throw std::invalid_argument("feature matrix has the wrong number of values");
+    Check(XGDMatrixCreateFromMat(m.values.data(), m.rows, m.cols, NAN, &handle_), "XGDMatrixCreateFromMat");
+  }
+  ~DMatrix() { XGDMatrixFree(handle_); }
+  DMatrix(const DMatrix&) = delete;
+  DMatrix& operator=(const DMatrix&) = delete;
+  DMatrixHandle get() const { return handle_; }
+
+ private:
+  DMatrixHandle handle_ = nullptr;
+};
+
+const char* ObjectiveName(XgbObjective objective) {
+  return objective == XgbObjective::kRank ? "rank:pairwise" : "reg:squarederror";
+}
+
+}  // namespace
+
+// A booster set up with `params` (AutoTVM's tree parameters), caching `train`.
+class XgbBooster {
+ public:
+  XgbBooster(const DMatrix& train, const XgbParams& params) {
+    DMatrixHandle cache[] = {train.get()};
+    Check(XGBoosterCreate(cache, 1, &handle_), "XGBoosterCreate");
+    try {
+      SetParams(params);
+    } catch (...) {
+      XGBoosterFree(handle_);  // no destructor runs for a constructor that throws
+      throw;
+    }
+  }
+  ~XgbBooster() { XGBoosterFree(handle_); }
+  XgbBooster(const XgbBooster&) = delete;
+  XgbBooster& operator=(const XgbBooster&) = delete;
+  BoosterHandle get() const { return handle_; }
+
+ private:
+  void SetParams(const XgbParams& params) {
+    Set("objective", ObjectiveName(params.objective));
+    Set("verbosity", "0");
+    Set("nthread", std::to_string(params.threads));
+    Set("seed", std::to_string(params.seed % (uint64_t{1} << 31)));  // XGBoost reads a signed int
+    Set("max_depth", std::to_string(params.max_depth));
+    Set("eta", Text(params.eta));
+    Set("gamma", Text(params.gamma));
+    Set("min_child_weight", Text(params.min_child_weight));
+    Set("subsample", "1");
+    Set("lambda", Text(params.lambda));
+    Set("alpha", Text(params.alpha));
+  }
+  void Set(const char* name, const std::string& value) {
+    Check(XGBoosterSetParam(handle_, name, value.c_str()), "XGBoosterSetParam");
+  }
+
+  BoosterHandle handle_ = nullptr;
+};
+
+XgbCostModel::XgbCostModel(XgbParams params) : params_(params) { SilenceXgboostOnce(); }
+XgbCostModel::~XgbCostModel() = default;
+XgbCostModel::XgbCostModel(XgbCostModel&&) noexcept = default;
+XgbCostModel& XgbCostModel::operator=(XgbCostModel&&) noexcept = default;
+
+void XgbCostModel::Fit(const FeatureMatrix& features, const std::vector<float>& targets) {
+  if (features.rows == 0 || targets.size() != features.rows)
+    throw std::invalid_argument("Fit needs one target per feature row, and at least one row");
+  const auto start = std::chrono::steady_clock::now();
+  DMatrix train(features);
+  Check(XGDMatrixSetFloatInfo(train.get(), "label", targets.data(), targets.size()), "XGDMatrixSetFloatInfo");
+  if (params_.objective == XgbObjective::kRank) {
+    // All configs of a task form one query group: every pair of them is compared.
+    const unsigned group = static_cast<unsigned>(features.rows);
+    Check(XGDMatrixSetUIntInfo(train.get(), "group", &group, 1), "XGDMatrixSetUIntInfo");
+  }
+  auto booster = std::make_unique<XgbBooster>(train, params_);
+  for (int round = 0; round < params_.rounds; ++round)
+    Check(XGBoosterUpdateOneIter(booster->get(), round, train.get()), "XGBoosterUpdateOneIter");
+  booster_ = std::move(booster);
+  fit_seconds_.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+}
+
+std::vector<float> XgbCostModel::Predict(const FeatureMatrix& features) const {
+  if (!booster_) throw std::logic_error("XgbCostModel::Predict before Fit");
+  if (features.rows == 0) return {};
+  DMatrix data(features);
+  const char* config = R"({"type": 0, "training": false, "iteration_begin": 0, "iteration_end": 0, "strict_shape": false})";
+  const bst_ulong* shape = nullptr;
+  bst_ulong dims = 0;
+  const float* scores = nullptr;
+  Check(XGBoosterPredictFromDMatrix(booster_->get(), data.get(), config, &shape, &dims, &scores),
+        "XGBoosterPredictFromDMatrix");
+  return std::vector<float>(scores, scores + features.rows);
+}
+
+}  // namespace tt

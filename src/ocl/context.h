@@ -1,0 +1,39 @@
+#pragma once
+// One device's context and its in-order, profiling-enabled command queue.
+#include <CL/cl.h>
+
+#include <array>
+#include <span>
+#include <string_view>
+
+#include "core/device_info.h"
+#include "ocl/buffer.h"
+#include "ocl/cl_handle.h"
+#include "ocl/devices.h"
+#include "ocl/program.h"
+
+namespace tt::ocl {
+
+class Context {
+ public:
+  explicit Context(const Device& device);  // throws EnvironmentError
+
+  const DeviceInfo& device() const { return device_.info; }
+
+  BuildResult Build(std::string_view source, std::string_view options) const;
+  FloatBuffer CreateBuffer(size_t elements) const;
+  // Blocking transfers of exactly buffer.elements() floats.
+  void Write(const FloatBuffer& buffer, std::span<const float> data) const;
+  void Read(const FloatBuffer& buffer, std::span<float> data) const;
+  // Runs the kernel to completion and returns its profiled device time in seconds.
+  // A local size of all zeros lets the driver choose the work-group size.
+  double Launch(const Kernel& kernel, unsigned dims, const std::array<size_t, 3>& global,
+                const std::array<size_t, 3>& local) const;
+
+ private:
+  Device device_;
+  ClHandle<cl_context, clReleaseContext> context_;
+  ClHandle<cl_command_queue, clReleaseCommandQueue> queue_;
+};
+
+}  // namespace tt::ocl

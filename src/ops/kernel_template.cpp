@@ -1,0 +1,28 @@
+#include "ops/kernel_template.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <stdexcept>
+
+namespace tt {
+namespace embedded {
+extern const std::pair<std::string_view, std::string_view> kernels[];
+extern const std::size_t kernels_count;
+}  // namespace embedded
+
+std::string_view KernelSource(std::string_view file) {
+  for (size_t i = 0; i < embedded::kernels_count; ++i)
+    if (embedded::kernels[i].first == file) return embedded::kernels[i].second;
+  throw std::logic_error("no embedded kernel source '" + std::string(file) + "'");
+}
+
+std::string KernelTemplate::SourceHash() const {
+  // FNV-1a over the source: enough to tell template revisions apart in the history.
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char ch : source()) h = (h ^ ch) * 0x100000001b3ULL;
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+  return text;
+}
+
+}  // namespace tt

@@ -1,0 +1,110 @@
+#include "tuners/ga_tuner.h"
+
+#include <algorithm>
+#include <string>
+
+#include "core/errors.h"
+
+namespace tt {
+namespace {
+
+// Random single-knob changes tried on a seen or invalid child before a random config replaces it.
+constexpr int kMaxRepairs = 1000;
+
+}  // namespace
+
+void GaOptions::Validate() const {
+  if (pop_size < 1) throw UserError("ga option pop_size must be at least 1");
+  if (elite_num > pop_size) throw UserError("ga option elite_num must not exceed pop_size");
+  if (!(mutation_prob >= 0 && mutation_prob <= 1))
+    throw UserError("ga option mutation_prob must lie in [0, 1], got " + std::to_string(mutation_prob));
+}
+
+GaOptions GaOptions::Parse(const TunerOptionMap& options) {
+  TunerOptionReader reader("ga", options);
+  GaOptions parsed;
+  parsed.pop_size = reader.Count("pop_size", parsed.pop_size);
+  parsed.elite_num = reader.Count("elite_num", parsed.elite_num);
+  parsed.mutation_prob = reader.Real("mutation_prob", parsed.mutation_prob);
+  reader.RejectUnknown();
+  parsed.Validate();
+  return parsed;
+}
+
+GaTuner::GaTuner(const ConfigSpace& space, uint64_t seed, GaOptions options)
+    : space_(space), options_(options), rng_(seed), unseen_(space) {
+  options_.Validate();
+}
+
+void GaTuner::Seed(const std::vector<Observation>& history) {
+  Update(history);
+  // A config bred before it was seeded must not be proposed now.
+  std::erase_if(generation_, [&](const Config& c) {
+    return std::any_of(history.begin(), history.end(), [&](const Observation& h) { return h.config == c; });
+  });
+}
+
+void GaTuner::Update(const std::vector<Observation>& measured) {
+  for (const auto& m : measured) {
+    if (!InSpace(space_, m.config)) continue;
+    unseen_.MarkSeen(m.config);
+    observed_.push_back({m.config, Fitness(m)});
+  }
+}
+
+std::vector<Config> GaTuner::NextBatch(size_t max_size) {
+  if (generation_.empty()) Breed();
+  std::vector<Config> batch;
+  while (batch.size() < max_size && !generation_.empty()) {
+    batch.push_back(std::move(generation_.front()));
+    generation_.pop_front();
+  }
+  return batch;
+}
+
+void GaTuner::Breed() {
+  std::vector<ScoredConfig> pool = std::move(observed_);
+  observed_.clear();
+  pool.insert(pool.end(), elites_.begin(), elites_.end());
+  std::stable_sort(pool.begin(), pool.end(),
+                   [](const ScoredConfig& a, const ScoredConfig& b) { return a.fitness > b.fitness; });
+  elites_.assign(pool.begin(), pool.begin() + std::min(options_.elite_num, pool.size()));
+  const std::vector<double> fitness = Fitnesses(pool);
+  for (size_t i = 0; i < options_.pop_size; ++i) {
+    // With nothing observed yet (the first generation) the population is random.
+    auto child = pool.empty() ? unseen_.Random(rng_) : MutateToFresh(Crossover(pool, fitness));
+    if (!child) break;  // the space is exhausted
+    unseen_.MarkSeen(*child);
+    generation_.push_back(std::move(*child));
+  }
+}
+
+// Two distinct parents (when there are two) drawn by fitness; each knob from either one.
+Config GaTuner::Crossover(const std::vector<ScoredConfig>& pool, const std::vector<double>& fitness) {
+  const size_t first = PickByFitness(fitness, rng_);
+  size_t second = first;
+  if (pool.size() > 1) {
+    std::vector<double> others = fitness;
+    others.erase(others.begin() + first);
+    second = PickByFitness(others, rng_);
+    if (second >= first) ++second;
+  }
+  Config child = pool[first].config;
+  for (size_t k = 0; k < child.size(); ++k)
+    if (rng_.Chance(0.5)) child[k] = pool[second].config[k];
+  return child;
+}
+
+std::optional<Config> GaTuner::MutateToFresh(Config gene) {
+  const auto randomise = [&](size_t k) { gene[k] = static_cast<uint32_t>(rng_.Below(space_.knob(k).size())); };
+  for (size_t k = 0; k < gene.size(); ++k)
+    if (rng_.Chance(options_.mutation_prob)) randomise(k);
+  // AutoTVM re-randomises one random knob until the gene is new; bounded here, since a
+  // constrained space can make that loop endless.
+  for (int i = 0; i < kMaxRepairs && !gene.empty() && !unseen_.IsFresh(gene); ++i)
+    randomise(rng_.Below(gene.size()));
+  if (unseen_.IsFresh(gene)) return gene;
+  return unseen_.Random(rng_);
+}
+
+}  // namespace tt

@@ -1,0 +1,52 @@
+#pragma once
+// AutoTVM's genetic algorithm (GATuner): generations of pop_size configs; the next generation
+// is bred from the last one plus the elites kept so far, two parents drawn in proportion to
+// fitness, then crossed over and mutated knob by knob. Nothing seen before is proposed.
+// Crossover is uniform per knob where AutoTVM cuts at one point: knob order is arbitrary, so a
+// cut point would tie together knobs that merely sit next to each other.
+#include <cstdint>
+#include <deque>
+#include <optional>
+
+#include "core/rng.h"
+#include "tuners/fitness.h"
+#include "tuners/tuner.h"
+#include "tuners/tuner_options.h"
+#include "tuners/unseen_configs.h"
+
+namespace tt {
+
+struct GaOptions {
+  size_t pop_size = 100;
+  size_t elite_num = 3;        // best configs kept as parents of the next generations
+  double mutation_prob = 0.1;  // per knob: replace the value by a uniformly random one
+
+  void Validate() const;  // throws UserError
+  // Keys "pop_size", "elite_num", "mutation_prob"; throws UserError for unknown or bad ones.
+  static GaOptions Parse(const TunerOptionMap& options);
+};
+
+class GaTuner : public Tuner {
+ public:
+  // `space` must outlive the tuner. Throws UserError for invalid options.
+  GaTuner(const ConfigSpace& space, uint64_t seed, GaOptions options = {});
+  void Seed(const std::vector<Observation>& history) override;
+  // At most what is left of the current generation; breeds the next one when none is left.
+  std::vector<Config> NextBatch(size_t max_size) override;
+  void Update(const std::vector<Observation>& measured) override;
+
+ private:
+  void Breed();
+  Config Crossover(const std::vector<ScoredConfig>& pool, const std::vector<double>& fitness);
+  std::optional<Config> MutateToFresh(Config gene);
+
+  const ConfigSpace& space_;
+  GaOptions options_;
+  Rng rng_;
+  UnseenConfigs unseen_;
+  std::vector<ScoredConfig> elites_;
+  std::vector<ScoredConfig> observed_;  // since the last breeding
+  std::deque<Config> generation_;       // bred, not proposed yet (already marked seen)
+};
+
+}  // namespace tt

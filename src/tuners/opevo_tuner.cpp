@@ -1,0 +1,107 @@
+#include "tuners/opevo_tuner.h"
+
+#include <algorithm>
+#include <string>
+
+#include "core/errors.h"
+#include "space/q_random_walk.h"
+
+namespace tt {
+namespace {
+
+// Re-mutations of a child that is invalid or seen before falling back to a random config.
+constexpr int kMaxMutations = 100;
+
+}  // namespace
+
+void OpEvoOptions::Validate() const {
+  if (parents < 1) throw UserError("opevo option lambda (parents) must be at least 1");
+  if (offspring < 1) throw UserError("opevo option rho (offspring) must be at least 1");
+  if (!(q > 0 && q < 1))
+    throw UserError("opevo option q (mutation rate) must lie strictly between 0 and 1, got " +
+                    std::to_string(q));
+}
+
+OpEvoOptions OpEvoOptions::Parse(const TunerOptionMap& options) {
+  TunerOptionReader reader("opevo", options);
+  OpEvoOptions parsed;
+  parsed.parents = reader.Count("lambda", parsed.parents);
+  parsed.offspring = reader.Count("rho", parsed.offspring);
+  parsed.q = reader.Real("q", parsed.q);
+  reader.RejectUnknown();
+  parsed.Validate();
+  return parsed;
+}
+
+OpEvoTuner::OpEvoTuner(const ConfigSpace& space, uint64_t seed, OpEvoOptions options)
+    : space_(space), options_(options), rng_(seed), unseen_(space) {
+  options_.Validate();
+}
+
+void OpEvoTuner::Seed(const std::vector<Observation>& history) {
+  Update(history);
+  seeded_or_proposed_ += history.size();
+}
+
+void OpEvoTuner::Update(const std::vector<Observation>& measured) {
+  for (const auto& m : measured) Observe(m);
+}
+
+// Keeps only the best lambda: parents are chosen from them alone, so nothing more is needed.
+void OpEvoTuner::Observe(const Observation& observation) {
+  if (!InSpace(space_, observation.config)) return;  // not of this space: nothing to inherit
+  unseen_.MarkSeen(observation.config);
+  const auto worse = [](const Parent& a, const Parent& b) {
+    if (a.scored.fitness != b.scored.fitness) return a.scored.fitness > b.scored.fitness;
+    return a.order < b.order;
+  };
+  parents_.push_back({{observation.config, Fitness(observation)}, arrivals_++});
+  std::push_heap(parents_.begin(), parents_.end(), worse);
+  if (parents_.size() > options_.parents) {
+    std::pop_heap(parents_.begin(), parents_.end(), worse);
+    parents_.pop_back();
+  }
+}
+
+std::vector<Config> OpEvoTuner::NextBatch(size_t max_size) {
+  // Algorithm 1: lambda random configs first (seeded history counts), then rho children.
+  const bool initial = seeded_or_proposed_ < options_.parents;
+  const size_t size =
+      std::min(max_size, initial ? options_.parents - seeded_or_proposed_ : options_.offspring);
+  std::vector<Config> batch;
+  while (batch.size() < size) {
+    auto config = initial ? unseen_.Random(rng_) : NextChild();
+    if (!config) break;
+    unseen_.MarkSeen(*config);
+    batch.push_back(std::move(*config));
+  }
+  seeded_or_proposed_ += batch.size();
+  return batch;
+}
+
+std::optional<Config> OpEvoTuner::NextChild() {
+  if (parents_.empty()) return unseen_.Random(rng_);  // proposed, but nothing observed yet
+  Config child = Recombine();
+  for (int i = 0; i < kMaxMutations; ++i) {
+    Mutate(child);
+    if (unseen_.IsFresh(child)) return child;
+  }
+  return unseen_.Random(rng_);
+}
+
+// Eq. 2: each knob's value comes from one parent, drawn in proportion to fitness.
+Config OpEvoTuner::Recombine() {
+  std::vector<double> fitness;
+  for (const auto& p : parents_) fitness.push_back(p.scored.fitness);
+  Config child(space_.num_knobs());
+  for (size_t k = 0; k < child.size(); ++k)
+    child[k] = parents_[PickByFitness(fitness, rng_)].scored.config[k];
+  return child;
+}
+
+void OpEvoTuner::Mutate(Config& config) {
+  for (size_t k = 0; k < config.size(); ++k)
+    config[k] = QRandomWalk(space_.knob(k), config[k], options_.q, rng_);
+}
+
+}  // namespace tt

@@ -1,0 +1,137 @@
+#include "tuners/xgb_tuner.h"
+
+#include <algorithm>
+#include <string>
+
+#include "core/errors.h"
+#include "model/simulated_annealing.h"
+#include "tuners/fitness.h"
+
+namespace tt {
+namespace {
+
+XgbObjective ParseObjective(const std::string& text) {
+  if (text == "rank") return XgbObjective::kRank;
+  if (text == "reg") return XgbObjective::kRegression;
+  throw UserError("tuner option objective='" + text + "' for tuner 'xgb' is not rank or reg");
+}
+
+XgbParams ModelParams(const XgbTunerOptions& options, uint64_t seed) {
+  XgbParams params;
+  params.objective = options.objective;
+  params.seed = seed;
+  return params;
+}
+
+}  // namespace
+
+void XgbTunerOptions::Validate() const {
+  if (plan_size < 1) throw UserError("xgb option plan_size must be at least 1");
+  if (train_every < 1) throw UserError("xgb option train_every must be at least 1");
+  if (!(epsilon >= 0 && epsilon <= 1))
+    throw UserError("xgb option epsilon must lie in [0, 1], got " + std::to_string(epsilon));
+  if (sa_walkers < 1) throw UserError("xgb option sa_walkers must be at least 1");
+  if (sa_early_stop < 1) throw UserError("xgb option sa_early_stop must be at least 1");
+}
+
+XgbTunerOptions XgbTunerOptions::Parse(const TunerOptionMap& options) {
+  XgbTunerOptions parsed;
+  // The option reader knows numbers only; the one text option is taken out first.
+  TunerOptionMap numeric = options;
+  if (const auto it = numeric.find("objective"); it != numeric.end()) {
+    parsed.objective = ParseObjective(it->second);
+    numeric.erase(it);
+  }
+  TunerOptionReader reader("xgb", numeric);
+  parsed.plan_size = reader.Count("plan_size", parsed.plan_size);
+  parsed.train_every = reader.Count("train_every", parsed.plan_size);
+  parsed.epsilon = reader.Real("epsilon", parsed.epsilon);
+  parsed.sa_walkers = reader.Count("sa_walkers", parsed.sa_walkers);
+  parsed.sa_steps = reader.Count("sa_steps", parsed.sa_steps);
+  parsed.sa_early_stop = reader.Count("sa_early_stop", parsed.sa_early_stop);
+  reader.RejectUnknown();
+  parsed.Validate();
+  return parsed;
+}
+
+XgbTuner::XgbTuner(const ConfigSpace& space, uint64_t seed, const TunerOptionMap& options)
+    : XgbTuner(space, seed, XgbTunerOptions::Parse(options)) {}
+
+XgbTuner::XgbTuner(const ConfigSpace& space, uint64_t seed, XgbTunerOptions options)
+    : space_(space),
+      options_(options),
+      rng_(seed),
+      unseen_(space),
+      features_(space),
+      model_(ModelParams(options, seed)) {
+  options_.Validate();
+}
+
+void XgbTuner::Update(const std::vector<Observation>& measured) {
+  for (const auto& m : measured) {
+    if (!InSpace(space_, m.config)) continue;
+    unseen_.MarkSeen(m.config);
+    observed_.push_back(m.config);
+    fitness_.push_back(static_cast<float>(Fitness(m)));
+    ++new_since_fit_;
+  }
+}
+
+std::vector<Config> XgbTuner::NextBatch(size_t max_size) {
+  if (ShouldRetrain()) Replan();
+  std::vector<Config> batch;
+  while (batch.size() < max_size) {
+    auto config = NextCandidate();
+    if (!config) break;  // the space is exhausted
+    unseen_.MarkSeen(*config);
+    batch.push_back(std::move(*config));
+  }
+  return batch;
+}
+
+// A model of nothing but failures (all fitness 0) cannot rank anything: keep exploring.
+bool XgbTuner::ShouldRetrain() const {
+  return new_since_fit_ >= options_.train_every &&
+         std::any_of(fitness_.begin(), fitness_.end(), [](float f) { return f > 0; });
+}
+
+void XgbTuner::Replan() {
+  // AutoTVM normalises by the best so far; regression then learns values in [0, 1].
+  const float best = *std::max_element(fitness_.begin(), fitness_.end());
+  std::vector<float> targets;
+  for (float f : fitness_) targets.push_back(f / best);
+  model_.Fit(features_.Matrix(observed_), targets);
+  new_since_fit_ = 0;
+
+  const auto score = [this](const std::vector<Config>& configs) { return model_.Predict(features_.Matrix(configs)); };
+  const auto fresh = [this](const Config& config) { return unseen_.IsFresh(config); };
+  const AnnealingParams params{options_.plan_size, options_.sa_steps, options_.sa_early_stop};
+  AnnealingResult result = Anneal(space_, StartingWalkers(), score, fresh, params, rng_);
+  plan_ = std::move(result.plan);
+  plan_next_ = 0;
+  walkers_ = std::move(result.walkers);
+}
+
+std::vector<Config> XgbTuner::StartingWalkers() {
+  std::vector<Config> walkers = walkers_;
+  while (walkers.size() < options_.sa_walkers) {
+    auto config = unseen_.Random(rng_);
+    if (!config) break;
+    walkers.push_back(std::move(*config));
+  }
+  return walkers;
+}
+
+// Epsilon-greedy: mostly the next fresh config of the plan, sometimes (and once the plan is
+// used up) a random fresh one.
+std::optional<Config> XgbTuner::NextCandidate() {
+  if (plan_next_ < plan_.size() && !rng_.Chance(options_.epsilon)) {
+    while (plan_next_ < plan_.size()) {
+      const Config& config = plan_[plan_next_++];
+      if (unseen_.IsFresh(config)) return config;
+    }
+  }
+  return unseen_.Random(rng_);
+}
+
+}  // namespace tt

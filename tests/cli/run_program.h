@@ -1,0 +1,49 @@
+#pragma once
+// Runs a command line through the shell and captures its exit code, stdout and stderr.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace tt::testing {
+
+struct ProgramResult {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+inline std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+inline ProgramResult RunProgram(const std::string& command, const std::filesystem::path& scratch) {
+  const auto out = scratch / "stdout.txt", err = scratch / "stderr.txt";
+  const std::string line = command + " >" + out.string() + " 2>" + err.string() + " </dev/null";
+  const int status = std::system(line.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, ReadFile(out), ReadFile(err)};
+}
+
+// A fresh directory under the system's temp dir, removed with the object.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    path_ = std::filesystem::temp_directory_path() / ("tensortune-test-" + std::to_string(::getpid()) + "-" +
+                                                      std::to_string(counter_++));
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~ScratchDir() { std::filesystem::remove_all(path_); }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  static inline int counter_ = 0;
+  std::filesystem::path path_;
+};
+
+}  // namespace tt::testing

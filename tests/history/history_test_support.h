@@ -1,0 +1,85 @@
+#pragma once
+// Shared by the history tests: a scratch directory and a small task to record.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "history/sqlite_history_store.h"
+
+namespace tt::testing {
+
+// A fresh directory under the system temp dir, removed with everything in it.
+class TempDir {
+ public:
+  TempDir() {
+    static std::atomic<int> counter{0};
+    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    path_ = std::filesystem::temp_directory_path() /
+            ("tt_history_" + std::string(test ? test->name() : "x") + "_" +
+             std::to_string(getpid()) + "_" + std::to_string(counter++));
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::permissions(path_, std::filesystem::perms::owner_all,
+                                 std::filesystem::perm_options::add, ec);
+    std::filesystem::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+  std::string File(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+inline std::string ReadBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+inline Workload GemmWorkload(int64_t m = 64) { return {"gemm", {{"m", m}, {"n", 32}, {"k", 16}}}; }
+
+inline TemplateRef GemmTemplate() { return {"gemm_tiled", "gemm", "hash-1"}; }
+
+inline DeviceInfo CpuDevice(const std::string& name = "pthread-cpu") {
+  DeviceInfo d;
+  d.platform = "Portable Computing Language";
+  d.name = name;
+  d.driver_version = "3.1";
+  d.type = "cpu";
+  d.compute_units = 2;
+  d.max_work_group_size = 4096;
+  d.local_mem_bytes = 1 << 20;
+  d.global_mem_bytes = size_t{6} << 30;
+  return d;
+}
+
+inline TaskIds GemmTask(SqliteHistoryStore& store, const DeviceInfo& device = CpuDevice()) {
+  return store.EnsureTask(GemmWorkload(), 65536, GemmTemplate(), device);
+}
+
+inline TrialRecord OkTrial(const std::string& key, std::vector<double> times, int batch = 0) {
+  TrialRecord r;
+  r.config_key = key;
+  r.config_json = R"([["tile","ot",")" + key + R"("]])";
+  r.result = MeasureResult::Success(std::move(times), 65536, 0.25);
+  r.batch = batch;
+  return r;
+}
+
+inline TrialRecord FailedTrial(const std::string& key, MeasureStatus status, int batch = 0) {
+  TrialRecord r = OkTrial(key, {}, batch);
+  r.result = MeasureResult::Failure(status, "failed: " + key);
+  return r;
+}
+
+}  // namespace tt::testing

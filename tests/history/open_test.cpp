@@ -1,0 +1,160 @@
+// What SqliteHistoryStore::Open accepts, and what it refuses without writing anything.
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+
+#include "core/errors.h"
+#include "history/history_test_support.h"
+
+namespace tt {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::ReadBytes;
+using testing::TempDir;
+
+constexpr int kTensortuneApplicationId = 0x5454554E;  // "TTUN": changing it orphans old files
+
+std::set<std::string> FilesIn(const fs::path& dir) {
+  std::set<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) names.insert(entry.path().filename());
+  return names;
+}
+
+// Open must throw a one-line UserError naming the path and the problem, and write nothing:
+// neither the file nor anything beside it changes.
+void ExpectRefused(const std::string& path, const std::string& problem) {
+  const fs::path dir = fs::path(path).parent_path();
+  const bool dir_existed = fs::is_directory(dir);
+  const std::set<std::string> files_before = dir_existed ? FilesIn(dir) : std::set<std::string>{};
+  const bool is_file = fs::is_regular_file(path);
+  const std::string bytes_before = is_file ? ReadBytes(path) : "";
+  try {
+    SqliteHistoryStore::Open(path);
+    ADD_FAILURE() << "opened " << path;
+  } catch (const UserError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(path), std::string::npos) << message;
+    EXPECT_NE(message.find(problem), std::string::npos) << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  }
+  ASSERT_EQ(fs::is_directory(dir), dir_existed) << dir;
+  if (dir_existed) {
+    EXPECT_EQ(FilesIn(dir), files_before);
+  }
+  if (is_file) {
+    EXPECT_EQ(ReadBytes(path), bytes_before);
+  }
+}
+
+TEST(HistoryOpen, CreatesMissingFileAtLatestVersionInWalMode) {
+  TempDir dir;
+  const std::string path = dir.File("history.db");
+  SqliteHistoryStore::Open(path).reset();
+  SQLite::Database db(path, SQLite::OPEN_READONLY);
+  EXPECT_EQ(db.execAndGet("PRAGMA user_version").getInt(),
+            SqliteHistoryStore::LatestSchemaVersion());
+  EXPECT_EQ(db.execAndGet("PRAGMA application_id").getInt(), kTensortuneApplicationId);
+  EXPECT_EQ(db.execAndGet("PRAGMA journal_mode").getString(), "wal");
+  EXPECT_EQ(db.execAndGet("SELECT count(*) FROM sqlite_master WHERE name = 'trials'").getInt(), 1);
+}
+
+TEST(HistoryOpen, ReopenKeepsSchemaAndData) {
+  TempDir dir;
+  const std::string path = dir.File("history.db");
+  TaskIds first;
+  {
+    auto store = SqliteHistoryStore::Open(path);
+    first = testing::GemmTask(*store);
+    store->RecordBatch(store->BeginRun(first, {}), first, {testing::OkTrial("a", {1e-3})});
+  }
+  const std::string schema_before = [&] {
+    SQLite::Database db(path, SQLite::OPEN_READONLY);
+    return db.execAndGet("SELECT group_concat(sql, ';') FROM sqlite_master").getString();
+  }();
+  auto store = SqliteHistoryStore::Open(path);
+  EXPECT_EQ(testing::GemmTask(*store), first);
+  EXPECT_EQ(store->Trials(first).size(), 1u);
+  SQLite::Database db(path, SQLite::OPEN_READONLY);
+  EXPECT_EQ(db.execAndGet("SELECT group_concat(sql, ';') FROM sqlite_master").getString(),
+            schema_before);
+  EXPECT_EQ(db.execAndGet("PRAGMA user_version").getInt(),
+            SqliteHistoryStore::LatestSchemaVersion());
+}
+
+TEST(HistoryOpen, AcceptsAnEmptyFile) {
+  TempDir dir;
+  const std::string path = dir.File("touched.db");
+  std::ofstream(path).close();
+  auto store = SqliteHistoryStore::Open(path);
+  EXPECT_EQ(store->Trials(testing::GemmTask(*store)).size(), 0u);
+}
+
+TEST(HistoryOpen, RefusesDatabaseOfNewerTensortune) {
+  TempDir dir;
+  const std::string path = dir.File("history.db");
+  SqliteHistoryStore::Open(path).reset();
+  const int newer = SqliteHistoryStore::LatestSchemaVersion() + 1;
+  SQLite::Database(path, SQLite::OPEN_READWRITE)
+      .exec("PRAGMA user_version = " + std::to_string(newer));
+  ExpectRefused(path, "newer tensortune: schema version " + std::to_string(newer) +
+                          ", this build knows up to " +
+                          std::to_string(SqliteHistoryStore::LatestSchemaVersion()));
+}
+
+TEST(HistoryOpen, RefusesSqliteDatabasesOfOtherApplications) {
+  TempDir dir;
+  for (const std::string setup :
+       {"CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('ada')",
+        "PRAGMA application_id = 42", "PRAGMA user_version = 3"}) {
+    SCOPED_TRACE(setup);
+    const std::string path = dir.File("other.db");
+    fs::remove(path);
+    SQLite::Database(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE).exec(setup);
+    ExpectRefused(path, "not a tensortune database");
+  }
+}
+
+TEST(HistoryOpen, RefusesTextFile) {
+  TempDir dir;
+  const std::string path = dir.File("notes.txt");
+  std::ofstream(path) << "these are my notes, not a database\n";
+  ExpectRefused(path, "not a SQLite database");
+}
+
+TEST(HistoryOpen, RefusesMissingDirectory) {
+  TempDir dir;
+  ExpectRefused((dir.path() / "no_such_dir" / "history.db").string(), "does not exist");
+}
+
+TEST(HistoryOpen, RefusesDirectoryAsPath) {
+  TempDir dir;
+  ExpectRefused(dir.path().string(), "is a directory");
+}
+
+TEST(HistoryOpen, RefusesUnwritableDirectory) {
+  TempDir dir;
+  const fs::path locked = dir.path() / "locked";
+  fs::create_directory(locked);
+  fs::permissions(locked, fs::perms::owner_read | fs::perms::owner_exec);
+  // Permissions do not bind root; procfs refuses new files to everyone.
+  const fs::path unwritable = access(locked.c_str(), W_OK) == 0 ? fs::path("/proc/self") : locked;
+  ExpectRefused((unwritable / "history.db").string(), "not writable");
+}
+
+TEST(HistoryOpen, RefusesWriteProtectedDatabase) {
+  TempDir dir;
+  const std::string path = dir.File("history.db");
+  SqliteHistoryStore::Open(path).reset();
+  fs::permissions(path, fs::perms::owner_read);
+  if (access(path.c_str(), W_OK) == 0) GTEST_SKIP() << "permissions do not bind this user (root)";
+  ExpectRefused(path, "not writable");
+}
+
+}  // namespace
+}  // namespace tt

@@ -1,0 +1,149 @@
+#include "measure/opencl_measurer.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+
+#include "core/errors.h"
+#include "ops/selftest_template.h"
+
+namespace tt {
+namespace {
+
+OpenClMeasurerOptions TestOptions(double timeout_s = 20) {
+  OpenClMeasurerOptions options;
+  options.worker_path = TENSORTUNE_WORKER_BIN;
+  options.timeout_s = timeout_s;
+  options.min_time_s = 0.005;
+  options.max_repeats = 20;
+  return options;
+}
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The selftest template on a small workload; each config picks one behaviour.
+class SelftestMeasure : public ::testing::Test {
+ protected:
+  const KernelTemplate& kernel = SelftestFaultsTemplate();
+  const Workload workload = Workload::FromKey("selftest:n=4096");
+  ConfigSpace space = kernel.Space(workload, {});
+
+  Config With(SelftestBehaviour b) const { return {*space.knob(0).Find({static_cast<int64_t>(b)})}; }
+  MeasureTask Task() const { return {&kernel, workload, &space}; }
+};
+
+TEST_F(SelftestMeasure, OkConfigIsVerifiedAndTimed) {
+  OpenClMeasurer measurer(TestOptions());
+  EXPECT_FALSE(measurer.device().name.empty());
+  EXPECT_GT(measurer.limits().max_work_group_size, 0u);
+  EXPECT_GT(measurer.limits().local_mem_bytes, 0u);
+  const auto results = measurer.Measure(Task(), {With(SelftestBehaviour::kOk)});
+  ASSERT_EQ(results.size(), 1u);
+  const MeasureResult& r = results[0];
+  ASSERT_TRUE(r.ok()) << ToString(r.status) << ": " << r.error;
+  EXPECT_FALSE(r.times_s.empty());
+  EXPECT_LE(r.times_s.size(), 20u);
+  for (double t : r.times_s) EXPECT_GT(t, 0);
+  EXPECT_GT(r.time_s, 0);
+  EXPECT_GT(r.gflops, 0);
+  EXPECT_GT(r.compile_s, 0);
+  EXPECT_TRUE(r.error.empty());
+}
+
+TEST_F(SelftestMeasure, SegfaultCostsOneTrialAndTheBatchGoesOn) {
+  OpenClMeasurer measurer(TestOptions());
+  const auto results = measurer.Measure(Task(), {With(SelftestBehaviour::kSegfault), With(SelftestBehaviour::kOk)});
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].status, MeasureStatus::kRuntimeError);
+  EXPECT_NE(results[0].error.find("worker crashed (signal 11"), std::string::npos) << results[0].error;
+  EXPECT_TRUE(results[1].ok()) << ToString(results[1].status) << ": " << results[1].error;
+}
+
+TEST_F(SelftestMeasure, HangTimesOutAndTheBatchGoesOn) {
+  OpenClMeasurer measurer(TestOptions(/*timeout_s=*/3));
+  // The first ok config fills POCL's kernel cache, so that the same config built by the
+  // restarted worker fits in the short timeout even on a slow machine.
+  const Config ok = With(SelftestBehaviour::kOk);
+  ASSERT_TRUE(measurer.Measure(Task(), {ok})[0].ok());
+  const auto start = std::chrono::steady_clock::now();
+  const auto results = measurer.Measure(Task(), {With(SelftestBehaviour::kHang), ok});
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].status, MeasureStatus::kTimeout) << results[0].error;
+  EXPECT_TRUE(results[1].ok()) << ToString(results[1].status) << ": " << results[1].error;
+  EXPECT_LT(SecondsSince(start), 3 + 5);  // the hang costs the timeout, not more
+}
+
+TEST_F(SelftestMeasure, WrongAnswerAndCompileErrorAreStatuses) {
+  OpenClMeasurer measurer(TestOptions());
+  const auto results =
+      measurer.Measure(Task(), {With(SelftestBehaviour::kWrongAnswer), With(SelftestBehaviour::kCompileError)});
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].status, MeasureStatus::kWrongAnswer) << results[0].error;
+  EXPECT_NE(results[0].error.find("output["), std::string::npos) << results[0].error;
+  EXPECT_TRUE(results[0].times_s.empty());
+  EXPECT_EQ(results[1].status, MeasureStatus::kCompileError) << results[1].error;
+  EXPECT_NE(results[1].error.find("this_identifier_is_not_declared"), std::string::npos) << results[1].error;
+}
+
+TEST_F(SelftestMeasure, InvalidConfigNeverReachesTheWorker) {
+  space.AddConstraint([](const ConfigSpace& s, const Config& c) -> std::optional<std::string> {
+    if (s.Scalar(c, "behaviour") == static_cast<int64_t>(SelftestBehaviour::kHang)) return "no hanging here";
+    return std::nullopt;
+  });
+  OpenClMeasurer measurer(TestOptions(/*timeout_s=*/3));
+  // Had the hang been sent, it would have cost the 3 s timeout and come back as a timeout.
+  const auto start = std::chrono::steady_clock::now();
+  const auto results = measurer.Measure(Task(), {With(SelftestBehaviour::kHang)});
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].status, MeasureStatus::kInvalidConfig);
+  EXPECT_EQ(results[0].error, "no hanging here");
+  EXPECT_LT(SecondsSince(start), 1);
+}
+
+TEST(OpenClMeasurer, UnknownDeviceIsAUserError) {
+  OpenClMeasurerOptions options = TestOptions();
+  options.device_spec = "no-such-device-xyz";
+  try {
+    OpenClMeasurer measurer(options);
+    FAIL() << "opened a device that does not exist";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown device 'no-such-device-xyz'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(OpenClMeasurer, MissingWorkerIsAnEnvironmentError) {
+  OpenClMeasurerOptions options = TestOptions();
+  options.worker_path = (std::filesystem::temp_directory_path() / "no-such-dir" / "tensortune-worker").string();
+  EXPECT_THROW(OpenClMeasurer measurer(options), EnvironmentError);
+}
+
+TEST(OpenClMeasurer, DefaultWorkerPathIsNextToTheProgramUnlessOverridden) {
+  unsetenv("TENSORTUNE_WORKER");
+  const std::filesystem::path path = DefaultWorkerPath();
+  EXPECT_EQ(path.filename(), "tensortune-worker");
+  EXPECT_EQ(path.parent_path(), std::filesystem::read_symlink("/proc/self/exe").parent_path());
+  setenv("TENSORTUNE_WORKER", "custom-worker", 1);
+  EXPECT_EQ(DefaultWorkerPath(), "custom-worker");
+  unsetenv("TENSORTUNE_WORKER");
+}
+
+// A real template end to end: 2-D geometry, three buffers, the Eigen reference.
+TEST(OpenClMeasurer, MeasuresAValidGemmConfig) {
+  const KernelTemplate* gemm = FindTemplate("gemm_tiled");
+  ASSERT_NE(gemm, nullptr);
+  OpenClMeasurer measurer(TestOptions());
+  const Workload workload = Workload::FromKey("gemm:m=64,n=32,k=48");
+  const ConfigSpace space = gemm->Space(workload, measurer.limits());
+  Rng rng(7);
+  Config config = space.Random(rng);
+  while (!space.IsValid(config)) config = space.Random(rng);
+  const MeasureResult r = measurer.Measure({gemm, workload, &space}, {config})[0];
+  EXPECT_TRUE(r.ok()) << ToString(r.status) << ": " << r.error;
+}
+
+}  // namespace
+}  // namespace tt

@@ -1,0 +1,73 @@
+#include "measure/worker_protocol.h"
+
+#include <gtest/gtest.h>
+
+namespace tt {
+namespace {
+
+TEST(WorkerProtocol, RequestsRoundTrip) {
+  WorkerRequest request;
+  request.template_name = "gemm_tiled";
+  request.workload_key = "gemm:m=64,n=64,k=64";
+  request.build_options = "-D TX0=4 -D \"Q=1\"";
+  request.geometry = {{64, 16, 1}, {16, 4, 1}, 2};
+  request.flops = 524288;
+  request.min_time_s = 0.25;
+  request.max_repeats = 7;
+  const auto decoded = DecodeRequest(EncodeRequest(request));
+  ASSERT_TRUE(decoded);
+  EXPECT_EQ(decoded->kind, WorkerRequest::Kind::kMeasure);
+  EXPECT_EQ(decoded->template_name, request.template_name);
+  EXPECT_EQ(decoded->workload_key, request.workload_key);
+  EXPECT_EQ(decoded->build_options, request.build_options);
+  EXPECT_EQ(decoded->geometry.global, request.geometry.global);
+  EXPECT_EQ(decoded->geometry.local, request.geometry.local);
+  EXPECT_EQ(decoded->geometry.dims, 2u);
+  EXPECT_EQ(decoded->flops, request.flops);
+  EXPECT_EQ(decoded->min_time_s, request.min_time_s);
+  EXPECT_EQ(decoded->max_repeats, 7);
+  EXPECT_EQ(EncodeRequest(request).find('\n'), std::string::npos);
+}
+
+TEST(WorkerProtocol, ResultsRoundTripExactly) {
+  const MeasureResult ok = MeasureResult::Success({1e-3, 3e-3, 2e-3}, 1e6, 0.125);
+  const auto decoded = DecodeResult(EncodeResult(ok));
+  ASSERT_TRUE(decoded);
+  EXPECT_EQ(decoded->status, MeasureStatus::kOk);
+  EXPECT_EQ(decoded->times_s, ok.times_s);
+  EXPECT_EQ(decoded->time_s, ok.time_s);
+  EXPECT_EQ(decoded->gflops, ok.gflops);
+  EXPECT_EQ(decoded->compile_s, ok.compile_s);
+
+  const MeasureResult bad = MeasureResult::Failure(MeasureStatus::kCompileError, "line 1\nbad \xff byte");
+  const auto decoded_bad = DecodeResult(EncodeResult(bad));
+  ASSERT_TRUE(decoded_bad);
+  EXPECT_EQ(decoded_bad->status, MeasureStatus::kCompileError);
+  EXPECT_EQ(decoded_bad->error.substr(0, 10), "line 1\nbad");
+}
+
+TEST(WorkerProtocol, HelloCarriesTheDeviceOrTheError) {
+  DeviceInfo device;
+  device.platform = "P";
+  device.name = "D";
+  device.max_work_group_size = 256;
+  const auto ready = DecodeHello(EncodeHello(WorkerHello::Ready(device)));
+  ASSERT_TRUE(ready && ready->device);
+  EXPECT_EQ(ready->device->Fingerprint(), device.Fingerprint());
+  EXPECT_EQ(ready->device->max_work_group_size, 256u);
+  const auto failed = DecodeHello(EncodeHello(WorkerHello::Failed("unknown device 'x'", true)));
+  ASSERT_TRUE(failed);
+  EXPECT_FALSE(failed->device);
+  EXPECT_TRUE(failed->user_error);
+  EXPECT_EQ(failed->error, "unknown device 'x'");
+}
+
+TEST(WorkerProtocol, MalformedLinesDecodeToNothing) {
+  EXPECT_FALSE(DecodeResult("not json"));
+  EXPECT_FALSE(DecodeResult(R"({"status":"exploded","times_s":[],"time_s":0,"gflops":0,"compile_s":0,"error":""})"));
+  EXPECT_FALSE(DecodeRequest(R"({"kind":"measure"})"));
+  EXPECT_FALSE(DecodeHello("[]"));
+}
+
+}  // namespace
+}  // namespace tt

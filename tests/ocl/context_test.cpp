@@ -1,0 +1,65 @@
+#include "ocl/context.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "core/errors.h"
+
+namespace tt {
+namespace {
+
+constexpr const char* kTripleSource = R"(
+__kernel void triple(__global const float* in, __global float* out) {
+  const size_t i = get_global_id(0);
+  out[i] = FACTOR * in[i];
+})";
+
+class ContextTest : public ::testing::Test {
+ protected:
+  ocl::Context context{ocl::SelectDevice("0")};
+};
+
+TEST_F(ContextTest, BuildFailureReturnsTheLog) {
+  const ocl::BuildResult build = context.Build("__kernel void k(__global float* x) { x[0] = no_such_name; }", "");
+  EXPECT_FALSE(build.ok());
+  EXPECT_NE(build.log.find("no_such_name"), std::string::npos) << build.log;
+}
+
+TEST_F(ContextTest, RunsATinyKernelAndTimesIt) {
+  const ocl::BuildResult build = context.Build(kTripleSource, "-D FACTOR=3.0f");
+  ASSERT_TRUE(build.ok()) << build.log;
+  ocl::Kernel kernel = build.program->CreateKernel("triple");
+  const std::vector<float> input{1, 2, 3, 4, 5, 6, 7, 8};
+  std::vector<float> output(input.size(), 0);
+  const ocl::FloatBuffer in = context.CreateBuffer(input.size());
+  const ocl::FloatBuffer out = context.CreateBuffer(output.size());
+  context.Write(in, input);
+  kernel.SetArg(0, in);
+  kernel.SetArg(1, out);
+  const double seconds = context.Launch(kernel, 1, {input.size(), 1, 1}, {4, 1, 1});
+  EXPECT_GT(seconds, 0);
+  EXPECT_LT(seconds, 10);
+  context.Read(out, output);
+  for (size_t i = 0; i < input.size(); ++i) EXPECT_EQ(output[i], 3 * input[i]);
+  EXPECT_GT(context.Launch(kernel, 1, {input.size(), 1, 1}, {0, 0, 0}), 0);  // driver-chosen local size
+}
+
+TEST_F(ContextTest, OpenClErrorsNameTheError) {
+  const ocl::BuildResult build = context.Build(kTripleSource, "-D FACTOR=3.0f");
+  ASSERT_TRUE(build.ok()) << build.log;
+  try {
+    build.program->CreateKernel("no_such_kernel");
+    FAIL() << "created a kernel that does not exist";
+  } catch (const EnvironmentError& e) {
+    EXPECT_NE(std::string(e.what()).find("CL_INVALID_KERNEL_NAME"), std::string::npos) << e.what();
+  }
+  ocl::Kernel kernel = build.program->CreateKernel("triple");
+  const ocl::FloatBuffer buffer = context.CreateBuffer(10);
+  kernel.SetArg(0, buffer);
+  kernel.SetArg(1, buffer);
+  EXPECT_THROW(context.Launch(kernel, 1, {10, 1, 1}, {3, 1, 1}), EnvironmentError);  // 3 does not divide 10
+}
+
+}  // namespace
+}  // namespace tt

@@ -1,0 +1,138 @@
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "core/errors.h"
+#include "ops/gemm_template.h"
+#include "ops/kernel_template.h"
+
+namespace tt {
+namespace {
+
+const DeviceLimits kCpuLimits{4096, 512 * 1024};
+
+TEST(ParseWorkload, GemmTakesThreePositiveIntegers) {
+  const Workload w = ParseWorkload("gemm", "512,1024,768");
+  EXPECT_EQ(w.Key(), "gemm:m=512,n=1024,k=768");
+  EXPECT_EQ(w.Dim("k"), 768);
+}
+
+TEST(ParseWorkload, RejectsMalformedShapesWithOneClearMessage) {
+  for (const char* bad : {"", "512", "512,1024", "512,1024,1024,3", "512,x,1", "0,1,1", "-1,2,3", "1,,2", "1,2,3,",
+                          "1.5,2,3", "99999999,99999999,1"}) {
+    try {
+      ParseWorkload("gemm", bad);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const UserError& e) {
+      EXPECT_NE(std::string(e.what()).find("shape"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(ParseWorkload, RejectsUnknownOperatorNamingIt) {
+  try {
+    ParseWorkload("gemmm", "1,2,3");
+    FAIL();
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown operator 'gemmm'"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("gemm"), std::string::npos);
+  }
+}
+
+TEST(Registry, ListsGemmButNotTestOnlyTemplates) {
+  ASSERT_NE(FindTemplate("gemm_tiled"), nullptr);
+  std::set<std::string> names;
+  for (const auto& op : Operators()) names.insert(op.name);
+  EXPECT_TRUE(names.count("gemm"));
+  EXPECT_FALSE(names.count("selftest"));
+  EXPECT_NE(GemmTiledTemplate().SourceHash(), "");
+}
+
+TEST(GemmSpace, HasAutoTvmDenseKnobs) {
+  const ConfigSpace space = GemmTiledTemplate().Space(ParseWorkload("gemm", "64,48,32"), kCpuLimits);
+  EXPECT_EQ(space.knob(space.KnobIndex("tile_x")).value(0).size(), 4u);
+  EXPECT_EQ(space.knob(space.KnobIndex("tile_y")).value(0).size(), 4u);
+  EXPECT_EQ(space.knob(space.KnobIndex("tile_k")).value(0).size(), 3u);
+  EXPECT_EQ(space.knob(space.KnobIndex("tile_x")).size(), 84u);  // ordered 4-factorizations of 2^6
+  EXPECT_NO_THROW(space.KnobIndex("auto_unroll_max_step"));
+  EXPECT_NO_THROW(space.KnobIndex("vec"));
+}
+
+Config Pick(const ConfigSpace& space, std::map<std::string, KnobValue> values) {
+  Config c(space.num_knobs(), 0);
+  for (const auto& [name, v] : values) {
+    const size_t i = space.KnobIndex(name);
+    c[i] = space.knob(i).Find(v).value();
+  }
+  return c;
+}
+
+TEST(GemmSpace, DeviceLimitsAndTemplateRulesInvalidateBeforeCompiling) {
+  const Workload w = ParseWorkload("gemm", "256,256,64");
+  const ConfigSpace space = GemmTiledTemplate().Space(w, {256, 16 * 1024});
+  const Config fine = Pick(space, {{"tile_x", {16, 1, 16, 1}}, {"tile_y", {16, 1, 16, 1}}, {"tile_k", {64, 1, 1}}});
+  EXPECT_TRUE(space.IsValid(fine)) << *space.WhyInvalid(fine);
+
+  const Config big_group = Pick(space, {{"tile_x", {8, 1, 32, 1}}, {"tile_y", {16, 1, 16, 1}}});
+  EXPECT_NE(space.WhyInvalid(big_group).value_or("").find("work-group size 512"), std::string::npos);
+
+  const Config big_local = Pick(space, {{"tile_x", {1, 16, 16, 1}}, {"tile_y", {1, 16, 16, 1}},
+                                        {"tile_k", {1, 64, 1}}, {"local_a", {1}}, {"local_b", {1}}});
+  EXPECT_NE(space.WhyInvalid(big_local).value_or("").find("local memory"), std::string::npos);
+
+  const Config bad_vector = Pick(space, {{"tile_x", {16, 1, 16, 1}}, {"tile_y", {16, 1, 8, 2}}, {"vec", {4}}});
+  EXPECT_NE(space.WhyInvalid(bad_vector).value_or("").find("vec 4"), std::string::npos);
+}
+
+// Replays the kernel's index arithmetic: every element of C must be written by exactly one
+// work-item, for every valid config of a small odd-shaped space.
+TEST(GemmGeometry, EveryValidConfigCoversEachOutputOnce) {
+  const Workload w = ParseWorkload("gemm", "12,20,6");
+  const KernelTemplate& t = GemmTiledTemplate();
+  const ConfigSpace space = t.Space(w, kCpuLimits);
+  const int64_t m = 12, n = 20;
+  size_t checked = 0;
+  for (uint64_t i = 0; i < space.Size(); ++i) {
+    const Config c = space.FromIndex(i);
+    if (!space.IsValid(c) || space.Scalar(c, "local_a") || space.Scalar(c, "auto_unroll_max_step")) continue;
+    const KnobValue x = space.Value(c, "tile_x"), y = space.Value(c, "tile_y");
+    const LaunchGeometry g = t.Geometry(w, space, c);
+    std::vector<int> writes(m * n, 0);
+    for (size_t gx = 0; gx < g.global[0]; ++gx)
+      for (size_t gy = 0; gy < g.global[1]; ++gy) {
+        const int64_t ln = gx % g.local[0], lm = gy % g.local[1];
+        const int64_t n0 = gx / g.local[0] * y[1] * y[2] * y[3], m0 = gy / g.local[1] * x[1] * x[2] * x[3];
+        for (int64_t i1 = 0; i1 < x[1]; ++i1)
+          for (int64_t i3 = 0; i3 < x[3]; ++i3)
+            for (int64_t j1 = 0; j1 < y[1]; ++j1)
+              for (int64_t j3 = 0; j3 < y[3]; ++j3)
+                ++writes[(m0 + i1 * x[2] * x[3] + lm * x[3] + i3) * n + n0 + j1 * y[2] * y[3] + ln * y[3] + j3];
+      }
+    ASSERT_EQ(std::count(writes.begin(), writes.end(), 1), m * n) << space.Key(c);
+    ++checked;
+  }
+  EXPECT_GT(checked, 1000u);
+}
+
+TEST(GemmBuildOptions, CarryEveryKnob) {
+  const Workload w = ParseWorkload("gemm", "64,64,64");
+  const ConfigSpace space = GemmTiledTemplate().Space(w, kCpuLimits);
+  const Config c = Pick(space, {{"tile_x", {2, 2, 4, 4}}, {"tile_y", {1, 2, 4, 8}}, {"tile_k", {4, 2, 8}},
+                                {"vec", {4}}, {"auto_unroll_max_step", {16}}, {"local_b", {1}}});
+  const std::string options = GemmTiledTemplate().BuildOptions(w, space, c);
+  for (const char* expected : {"-D M=64", "-D TX0=2", "-D TX3=4", "-D TY3=8", "-D TK2=8", "-D VEC=4",
+                               "-D UNROLL_K=1", "-D LOCAL_A=0", "-D LOCAL_B=1"})
+    EXPECT_NE(options.find(expected), std::string::npos) << expected << " in " << options;
+}
+
+TEST(GemmReference, MatchesNaiveProduct) {
+  const Workload w = ParseWorkload("gemm", "3,2,4");
+  const std::vector<float> a = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+  const std::vector<float> b = {1, 0, 0, 1, 1, 1, 2, -1};
+  std::vector<float> c(6);
+  GemmTiledTemplate().Reference(w, {a.data(), b.data()}, c.data());
+  EXPECT_EQ(c, (std::vector<float>{12, 1, 28, 5, 44, 9}));
+}
+
+}  // namespace
+}  // namespace tt

@@ -1,0 +1,184 @@
+#include "tuners/opevo_tuner.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/errors.h"
+#include "tuners/random_tuner.h"
+#include "tuners/tuner_factory.h"
+
+namespace tt {
+namespace {
+
+// 15 * 10 * 3 * 5 * 3 = 6750 points with one best config, (2,4,2) (2,2,2) (2,2) unroll=4 axis=1.
+ConfigSpace PeakSpace() {
+  ConfigSpace space;
+  space.AddKnob(Knob::Split("tile_a", 16, 3));
+  space.AddKnob(Knob::Split("tile_b", 8, 3));
+  space.AddKnob(Knob::Split("tile_c", 4, 2));
+  space.AddKnob(Knob::Discrete("unroll", {1, 2, 4, 8, 16}));
+  space.AddKnob(Knob::Categorical("axis", {0, 1, 2}));
+  return space;
+}
+
+// Halves with every step away from the peak over each knob's topology (for powers of two, the
+// log2 distance of a split is twice the number of prime moves).
+double PeakGflops(const ConfigSpace& space, const Config& c) {
+  const auto split_steps = [&](std::string_view knob, const KnobValue& target) {
+    double steps = 0;
+    for (size_t j = 0; j < target.size(); ++j)
+      steps += std::abs(std::log2(double(space.Value(c, knob)[j])) - std::log2(double(target[j])));
+    return steps / 2;
+  };
+  const double distance = split_steps("tile_a", {2, 4, 2}) + split_steps("tile_b", {2, 2, 2}) +
+                          split_steps("tile_c", {2, 2}) +
+                          std::abs(std::log2(double(space.Scalar(c, "unroll"))) - 2) +
+                          (space.Scalar(c, "axis") == 1 ? 0 : 1);
+  return 100 * std::pow(0.5, distance);
+}
+
+size_t TrialsToOptimum(Tuner& tuner, const ConfigSpace& space, const Config& optimum) {
+  size_t trials = 0;
+  while (true) {
+    const auto batch = tuner.NextBatch(8);
+    if (batch.empty()) return SIZE_MAX;
+    std::vector<Observation> measured;
+    for (const Config& c : batch) {
+      ++trials;
+      if (c == optimum) return trials;
+      measured.push_back({c, MeasureStatus::kOk, PeakGflops(space, c)});
+    }
+    tuner.Update(measured);
+  }
+}
+
+size_t Median(std::vector<size_t> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+TEST(OpEvoTuner, FindsTheOptimumInFarFewerTrialsThanRandom) {
+  const ConfigSpace space = PeakSpace();
+  const Config optimum = *space.FromKey("tile_a=[2,4,2];tile_b=[2,2,2];tile_c=[2,2];unroll=4;axis=1");
+  ASSERT_DOUBLE_EQ(PeakGflops(space, optimum), 100);
+  std::vector<size_t> opevo, random;
+  for (uint64_t seed = 1; seed <= 30; ++seed) {
+    OpEvoTuner evo(space, seed);
+    RandomTuner rnd(space, seed);
+    opevo.push_back(TrialsToOptimum(evo, space, optimum));
+    random.push_back(TrialsToOptimum(rnd, space, optimum));
+  }
+  RecordProperty("opevo_median_trials", std::to_string(Median(opevo)));
+  RecordProperty("random_median_trials", std::to_string(Median(random)));
+  EXPECT_LE(Median(opevo) * 2, Median(random)) << "opevo median " << Median(opevo) << ", random median "
+                                                << Median(random);
+}
+
+// Seeds lambda parents: `best` with fitness, the rest failed. Every child is then a q-random
+// walk away from `best`; returns the mean fraction of knobs a child keeps from it.
+double MeanKeptFromBest(double q) {
+  const ConfigSpace space = PeakSpace();
+  const Config best = *space.FromKey("tile_a=[1,16,1];tile_b=[8,1,1];tile_c=[4,1];unroll=16;axis=2");
+  Rng rng(17);
+  std::vector<Observation> history{{best, MeasureStatus::kOk, 50}};
+  while (history.size() < 8) history.push_back({space.Random(rng), MeasureStatus::kWrongAnswer, 0});
+  double kept = 0;
+  size_t children = 0;
+  // One batch per tuner: later batches of the same parents would be pushed further away, since
+  // the configs near `best` are used up.
+  for (uint64_t seed = 1; seed <= 25; ++seed) {
+    OpEvoTuner tuner(space, seed, {.parents = 8, .offspring = 8, .q = q});
+    tuner.Seed(history);
+    for (const Config& child : tuner.NextBatch(8)) {
+      for (size_t k = 0; k < child.size(); ++k) kept += child[k] == best[k];
+      children += 1;
+    }
+  }
+  EXPECT_EQ(children, 200u);
+  return kept / (children * space.num_knobs());
+}
+
+TEST(OpEvoTuner, ChildrenInheritFromFitParentsOnlyAndQSetsHowFarTheyWalk) {
+  const double near = MeanKeptFromBest(0.2);
+  const double far = MeanKeptFromBest(0.8);
+  // Failed parents have fitness 0 and pass nothing on: each knob keeps best's value with
+  // probability at least 1 - q, less re-mutations of seen children. A random config would keep
+  // about a fifth, and a child of all eight parents alike well under a half.
+  EXPECT_GT(near, 0.6);
+  EXPECT_LT(far, near - 0.2);
+}
+
+// Mutation applies to every child, not only to those recombination makes stale: with two equally
+// fit parents differing in every knob, a child would otherwise be a knob-wise mix of them.
+TEST(OpEvoTuner, EveryChildIsMutated) {
+  const ConfigSpace space = PeakSpace();
+  const Config a = *space.FromKey("tile_a=[1,16,1];tile_b=[8,1,1];tile_c=[4,1];unroll=16;axis=2");
+  const Config b = *space.FromKey("tile_a=[4,1,4];tile_b=[1,1,8];tile_c=[1,4];unroll=1;axis=0");
+  int mixes = 0;
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    OpEvoTuner tuner(space, seed, {.parents = 2, .offspring = 8, .q = 0.7});
+    tuner.Seed({{a, MeasureStatus::kOk, 10}, {b, MeasureStatus::kOk, 10}});
+    for (const Config& child : tuner.NextBatch(8)) {
+      bool mix = true;
+      for (size_t k = 0; k < child.size(); ++k) mix &= child[k] == a[k] || child[k] == b[k];
+      mixes += mix;
+    }
+  }
+  // A knob stays on its parent's value with probability well under 1 at q = 0.7; all five rarely.
+  EXPECT_LT(mixes, 40) << "of 160 children";
+}
+
+// Only the best lambda observed are parents: 992 mediocre configs must not outvote 8 good ones.
+TEST(OpEvoTuner, PopulationIsCappedAtTheBestLambda) {
+  const ConfigSpace space = PeakSpace();
+  const size_t axis = space.KnobIndex("axis");
+  Rng rng(4);
+  std::vector<Observation> history;
+  while (history.size() < 1000) {
+    Config c = space.Random(rng);
+    const bool good = history.size() % 125 == 0;
+    c[axis] = good ? 0 : 1 + rng.Below(2);
+    history.push_back({c, MeasureStatus::kOk, good ? 10.0 : 1.0});
+  }
+  OpEvoTuner tuner(space, 6, {.parents = 8, .offspring = 8, .q = 0.05});
+  tuner.Seed(history);
+  int from_good = 0;
+  for (int round = 0; round < 10; ++round) {
+    const auto children = tuner.NextBatch(8);
+    ASSERT_EQ(children.size(), 8u);
+    for (const Config& child : children) from_good += child[axis] == 0;
+  }
+  EXPECT_GE(from_good, 70);  // of 80; with all 1000 as parents about 80 * 80 / 1072 = 6
+}
+
+TEST(OpEvoTuner, StartsWithLambdaRandomConfigsThenRhoChildren) {
+  const ConfigSpace space = PeakSpace();
+  OpEvoTuner tuner(space, 1, {.parents = 5, .offspring = 3, .q = 0.5});
+  EXPECT_EQ(tuner.NextBatch(100).size(), 5u);
+  EXPECT_EQ(tuner.NextBatch(100).size(), 3u);
+  EXPECT_EQ(tuner.NextBatch(2).size(), 2u);
+}
+
+TEST(OpEvoTuner, RejectsBadOptions) {
+  const ConfigSpace space = PeakSpace();
+  for (double q : {0.0, 1.0, -0.5, 1.5, std::nan("")})
+    EXPECT_THROW(OpEvoTuner(space, 1, {.q = q}), UserError) << q;
+  EXPECT_THROW(OpEvoTuner(space, 1, {.parents = 0}), UserError);
+  EXPECT_THROW(OpEvoTuner(space, 1, {.offspring = 0}), UserError);
+  for (const TunerOptionMap& bad : std::vector<TunerOptionMap>{
+           {{"q", "1"}}, {{"q", "0"}}, {{"q", "abc"}}, {{"q", "0.5x"}}, {{"q", "inf"}}, {{"lambda", "-3"}},
+           {{"lambda", "0"}}, {{"rho", "2.5"}}, {{"mutation_rate", "0.5"}}})
+    EXPECT_THROW(MakeTuner("opevo", space, 1, bad), UserError) << bad.begin()->first << "=" << bad.begin()->second;
+  EXPECT_NO_THROW(MakeTuner("opevo", space, 1, {{"q", "0.3"}, {"lambda", "16"}, {"rho", "4"}}));
+  try {
+    MakeTuner("opevo", space, 1, {{"mutation_rate", "0.5"}});
+    ADD_FAILURE() << "no exception";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("mutation_rate"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace tt
