@@ -4,6 +4,7 @@
 
 #include <iostream>
 
+#include "cli/compare_command.h"
 #include "cli/list_commands.h"
 #include "cli/tune_command.h"
 #include "core/errors.h"
@@ -28,6 +29,31 @@ std::map<std::string, std::string> ParseKeyValues(const std::vector<std::string>
   return options;
 }
 
+std::vector<std::string> SplitList(const std::string& text) {
+  std::vector<std::string> items;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t end = std::min(text.find(',', start), text.size());
+    if (end > start) items.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return items;
+}
+
+// Options shared by the commands that measure on a device.
+void AddMeasuringOptions(CLI::App& cmd, tt::TuneOptions& o) {
+  cmd.add_option("--op", o.op, "Operator (see `tensortune templates`)")->required();
+  cmd.add_option("--shape", o.shape, "Workload shape, e.g. 512,1024,1024 for gemm (M,N,K)")->required();
+  cmd.add_option("--template", o.kernel_template, "Kernel template (default: the operator's first)");
+  cmd.add_option("--batch-size", o.batch_size, "Configurations per measured batch")->capture_default_str();
+  cmd.add_option("--seed", o.seed, "Random seed")->capture_default_str();
+  cmd.add_option("--db", o.db, "History database (created if missing)")->capture_default_str();
+  cmd.add_option("--device", o.device, "Device index or name fragment")->capture_default_str();
+  cmd.add_option("--timeout", o.timeout_s, "Seconds allowed per configuration")->capture_default_str();
+  cmd.add_option("--min-time", o.min_time_s, "Minimum total timed seconds per configuration")->capture_default_str();
+  cmd.add_flag("--json", o.json, "Print one JSON summary instead of text");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -40,20 +66,27 @@ int main(int argc, char** argv) {
   tt::TuneOptions tune;
   std::vector<std::string> tuner_opts;
   auto* tune_cmd = app.add_subcommand("tune", "Tune one operator on one device, recording every trial");
-  tune_cmd->add_option("--op", tune.op, "Operator (see `tensortune templates`)")->required();
-  tune_cmd->add_option("--shape", tune.shape, "Workload shape, e.g. 512,1024,1024 for gemm (M,N,K)")->required();
-  tune_cmd->add_option("--template", tune.kernel_template, "Kernel template (default: the operator's first)");
-  tune_cmd->add_option("--tuner", tune.tuner, "Search strategy")->capture_default_str();
+  auto* sweep_cmd = app.add_subcommand(
+      "sweep", "Measure every valid config of a space (at most --limit), else a random sample of --limit");
+  for (auto* cmd : {tune_cmd, sweep_cmd}) AddMeasuringOptions(*cmd, tune);
+  tune_cmd->add_option("--tuner", tune.tuner, "Search strategy: random, grid, opevo, ga, xgb")->capture_default_str();
   tune_cmd->add_option("--tuner-opt", tuner_opts, "Tuner option key=value (repeatable)");
   tune_cmd->add_option("--trials", tune.trials, "Configurations to measure")->capture_default_str();
-  tune_cmd->add_option("--batch-size", tune.batch_size, "Configurations per measured batch")->capture_default_str();
-  tune_cmd->add_option("--seed", tune.seed, "Random seed")->capture_default_str();
-  tune_cmd->add_option("--db", tune.db, "History database (created if missing)")->capture_default_str();
-  tune_cmd->add_option("--device", tune.device, "Device index or name fragment")->capture_default_str();
-  tune_cmd->add_option("--timeout", tune.timeout_s, "Seconds allowed per configuration")->capture_default_str();
-  tune_cmd->add_option("--min-time", tune.min_time_s, "Minimum total timed seconds per configuration")
-      ->capture_default_str();
-  tune_cmd->add_flag("--json", tune.json, "Print one JSON summary instead of text");
+  tune.sweep_limit = 2000;
+  sweep_cmd->add_option("--limit", tune.sweep_limit, "Most configurations to measure")->capture_default_str();
+
+  tt::CompareOptions compare;
+  std::string compare_tuners = "opevo,ga,xgb,random";
+  auto* compare_cmd = app.add_subcommand("compare", "Replay tuners on a recorded space, many seeds, side by side");
+  compare_cmd->add_option("--op", compare.op, "Operator")->required();
+  compare_cmd->add_option("--shape", compare.shape, "Workload shape")->required();
+  compare_cmd->add_option("--template", compare.kernel_template, "Kernel template (default: the operator's first)");
+  compare_cmd->add_option("--db", compare.db, "History database holding the recorded space")->required();
+  compare_cmd->add_option("--device", compare.device, "Recorded device: index or name fragment");
+  compare_cmd->add_option("--tuners", compare_tuners, "Comma-separated tuners")->capture_default_str();
+  compare_cmd->add_option("--seeds", compare.seeds, "Runs per tuner")->capture_default_str();
+  compare_cmd->add_option("--trials", compare.trials, "Trials per run")->capture_default_str();
+  compare_cmd->add_option("--batch-size", compare.batch_size, "Configurations per batch")->capture_default_str();
 
   try {
     app.parse(argc, argv);
@@ -64,6 +97,11 @@ int main(int argc, char** argv) {
   try {
     if (app.got_subcommand("devices")) return tt::RunDevices(std::cout);
     if (app.got_subcommand("templates")) return tt::RunTemplates(std::cout);
+    if (app.got_subcommand("compare")) {
+      compare.tuners = SplitList(compare_tuners);
+      return tt::RunCompare(compare, std::cout);
+    }
+    if (!app.got_subcommand("sweep")) tune.sweep_limit = 0;
     tune.tuner_options = ParseKeyValues(tuner_opts);
     tune.command_line = JoinArgs(argc, argv);
     return tt::RunTune(tune, std::cout);

@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "cli/progress.h"
+#include "cli/tuning_loop.h"
 #include "core/errors.h"
 #include "history/sqlite_history_store.h"
 #include "history/timestamp.h"
@@ -42,18 +43,8 @@ class InterruptGuard {
   struct sigaction old_int_ {}, old_term_ {};
 };
 
-const KernelTemplate& PickTemplate(const std::string& op, const std::string& name) {
-  const auto templates = TemplatesFor(op);  // throws for an unknown operator
-  if (name.empty()) return *templates.front();
-  std::string known;
-  for (const auto* t : templates) {
-    if (t->name() == name) return *t;
-    known += (known.empty() ? "" : ", ") + std::string(t->name());
-  }
-  throw UserError("unknown template '" + name + "' for " + op + " (known: " + known + ")");
-}
-
 void CheckOptions(const TuneOptions& o) {
+  if (o.sweep_limit < 0) throw UserError("--limit must be at least 1");
   if (o.trials < 1) throw UserError("--trials must be at least 1");
   if (o.batch_size < 1) throw UserError("--batch-size must be at least 1");
   if (o.timeout_s <= 0) throw UserError("--timeout must be positive");
@@ -68,10 +59,32 @@ std::vector<Observation> ToObservations(const ConfigSpace& space, const std::vec
   return observations;
 }
 
+// What a run measures: the tuner and trials asked for, or for a sweep every valid config when
+// there are at most `sweep_limit` of them (grid order), else a random sample of that many.
+struct RunPlan {
+  std::string tuner;
+  int64_t trials = 0;
+  bool covers_space = false;  // the trials are every valid config
+};
+
+// Spaces larger than this are not counted: a sweep of them is always a sample.
+constexpr uint64_t kCountableSpace = uint64_t{1} << 24;
+
+RunPlan PlanRun(const TuneOptions& o, const ConfigSpace& space) {
+  if (o.sweep_limit <= 0) return {o.tuner, o.trials};
+  if (space.Size() <= kCountableSpace) {
+    int64_t valid = 0;
+    for (uint64_t i = 0; i < space.Size() && valid <= o.sweep_limit; ++i) valid += space.IsValid(space.FromIndex(i));
+    if (valid <= o.sweep_limit) return {"grid", std::max<int64_t>(valid, 1), true};
+  }
+  return {"random", o.sweep_limit};
+}
+
 struct RunSummary {
   int64_t measured = 0, failed = 0;
   std::map<std::string, int64_t> statuses;
   std::optional<TrialRecord> best;
+  std::vector<double> model_fit_seconds;
 };
 
 void PrintSummary(std::ostream& out, const TuneOptions& o, const Workload& w, const KernelTemplate& t,
@@ -79,7 +92,7 @@ void PrintSummary(std::ostream& out, const TuneOptions& o, const Workload& w, co
                   const std::optional<TrialRecord>& best_ever, bool exhausted, bool interrupted) {
   if (o.json) {
     nlohmann::json j = {{"run_id", run_id}, {"db", o.db}, {"op", w.op}, {"workload", w.Key()},
-                        {"template", t.name()}, {"device", device.name}, {"tuner", o.tuner},
+                        {"template", t.name()}, {"device", device.name}, {"tuner", o.sweep_limit > 0 ? "sweep" : o.tuner},
                         {"seed", o.seed}, {"trials", s.measured}, {"statuses", s.statuses},
                         {"exhausted", exhausted}, {"interrupted", interrupted}};
     auto describe = [](const std::optional<TrialRecord>& r) {
@@ -87,6 +100,7 @@ void PrintSummary(std::ostream& out, const TuneOptions& o, const Workload& w, co
       return nlohmann::json{{"config_key", r->config_key}, {"config", nlohmann::json::parse(r->config_json)},
                             {"time_s", r->result.time_s}, {"gflops", r->result.gflops}, {"run_id", r->run_id}};
     };
+    j["model_fit_seconds"] = s.model_fit_seconds;
     j["best"] = describe(s.best);
     j["best_in_history"] = describe(best_ever);
     out << j.dump(2) << "\n";
@@ -95,6 +109,12 @@ void PrintSummary(std::ostream& out, const TuneOptions& o, const Workload& w, co
   out << fmt::format("run {}: {} trials of {} ({}) on {}", run_id, s.measured, w.Key(), t.name(), device.name);
   for (const auto& [status, count] : s.statuses) out << fmt::format(", {} {}", count, status);
   out << "\n";
+  if (!s.model_fit_seconds.empty()) {
+    double total = 0;
+    for (double t : s.model_fit_seconds) total += t;
+    out << fmt::format("cost model trained {} times, {:.1f} ms per training on average\n", s.model_fit_seconds.size(),
+                       1e3 * total / static_cast<double>(s.model_fit_seconds.size()));
+  }
   if (exhausted) out << "the search space is exhausted: every valid configuration has been measured\n";
   if (interrupted) out << "interrupted: every finished batch is saved in " << o.db << "\n";
   if (s.best) {
@@ -118,7 +138,8 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
   OpenClMeasurer measurer({.worker_path = DefaultWorkerPath(), .device_spec = o.device, .timeout_s = o.timeout_s,
                            .min_time_s = o.min_time_s});
   const ConfigSpace space = kernel.Space(workload, measurer.limits());
-  auto tuner = MakeTuner(o.tuner, space, o.seed, o.tuner_options);
+  const RunPlan plan = PlanRun(o, space);
+  auto tuner = MakeTuner(plan.tuner, space, o.seed, o.tuner_options);
   auto store = SqliteHistoryStore::Open(o.db);  // the first thing that writes
 
   const TaskIds ids = store->EnsureTask(workload, kernel.Flops(workload),
@@ -127,27 +148,21 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
   tuner->Seed(ToObservations(space, store->Trials(ids)));
 
   nlohmann::json options_json = o.tuner_options;
-  const int64_t run_id = store->BeginRun(ids, {o.tuner, options_json.dump(), o.seed, o.command_line, o.trials});
+  const int64_t run_id =
+      store->BeginRun(ids, {o.sweep_limit > 0 ? "sweep-" + plan.tuner : plan.tuner, options_json.dump(), o.seed,
+                            o.command_line, plan.trials});
   InterruptGuard guard;
-  Progress progress(out, o.trials, isatty(STDOUT_FILENO) && !o.json, o.json);
-  const MeasureTask task{&kernel, workload, &space};
+  Progress progress(out, plan.trials, isatty(STDOUT_FILENO) && !o.json, o.json);
   RunSummary summary;
-  bool exhausted = false;
-  for (int batch_number = 0; summary.measured < o.trials && !guard.interrupted(); ++batch_number) {
-    const auto batch = tuner->NextBatch(static_cast<size_t>(std::min(o.batch_size, o.trials - summary.measured)));
-    if (batch.empty()) {
-      exhausted = true;
-      break;
-    }
-    const std::string started = UtcNowIso8601();
-    const auto results = measurer.Measure(task, batch);
-    if (guard.interrupted()) break;  // the batch in flight may have been cut short: not recorded
+  int batch_number = 0;
+  std::string batch_started = UtcNowIso8601();
+  const auto record = [&](const std::vector<Config>& batch, const std::vector<MeasureResult>& results) {
+    if (guard.interrupted()) return false;  // the batch in flight may have been cut short: not recorded
     const std::string finished = UtcNowIso8601();
     std::vector<TrialRecord> records;
-    std::vector<Observation> observations;
     for (size_t i = 0; i < batch.size(); ++i) {
-      records.push_back({space.Key(batch[i]), space.ToJson(batch[i]), results[i], run_id, batch_number, started, finished});
-      observations.push_back({batch[i], results[i].status, results[i].ok() ? results[i].gflops : 0});
+      records.push_back({space.Key(batch[i]), space.ToJson(batch[i]), results[i], run_id, batch_number,
+                         batch_started, finished});
       ++summary.statuses[std::string(ToString(results[i].status))];
       if (!results[i].ok()) ++summary.failed;
       if (results[i].ok() && (!summary.best || results[i].gflops > summary.best->result.gflops))
@@ -155,11 +170,16 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
     }
     store->RecordBatch(run_id, ids, records);
     summary.measured += static_cast<int64_t>(batch.size());
-    tuner->Update(observations);
     progress.Update(summary.measured, summary.failed, summary.best ? summary.best->result.gflops : 0);
-  }
+    ++batch_number;
+    batch_started = finished;
+    return !guard.interrupted();
+  };
+  const LoopEnd end = RunTuningLoop(*tuner, measurer, {&kernel, workload, &space}, plan.trials, o.batch_size, record);
+  const bool exhausted = end.exhausted || (plan.covers_space && end.measured == plan.trials);
   progress.Finish();
   store->EndRun(run_id, guard.interrupted() ? "interrupted" : "finished");
+  summary.model_fit_seconds = tuner->ModelFitSeconds();
   PrintSummary(out, o, workload, kernel, measurer.device(), run_id, summary, store->Best(ids), exhausted,
                guard.interrupted());
   return summary.best || exhausted ? 0 : 1;

@@ -21,6 +21,7 @@ struct TuneOptions {
   std::string device = "0";
   double timeout_s = 10;
   double min_time_s = 0.1;
+  int64_t sweep_limit = 0;  // > 0: `sweep` instead of `tune` (trials and tuner are planned)
   bool json = false;
   std::string command_line;  // recorded with the run
 };

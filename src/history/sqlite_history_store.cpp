@@ -199,3 +199,36 @@ int64_t SqliteHistoryStore::CountTrials(int64_t run_id) const {
 }
 
 }  // namespace tt
+
+namespace tt {
+
+std::vector<std::pair<TaskIds, DeviceInfo>> SqliteHistoryStore::RecordedTasks(
+    const Workload& workload, const TemplateRef& kernel_template) const {
+  return Translated(path_, [&] {
+    SQLite::Statement q(*db_,
+                        "SELECT DISTINCT t.workload_id, t.template_id, d.id, d.platform, d.name, d.driver_version,"
+                        " d.type, d.compute_units, d.max_work_group_size, d.local_mem_bytes, d.global_mem_bytes"
+                        " FROM trials t JOIN workloads w ON w.id = t.workload_id"
+                        " JOIN kernel_templates k ON k.id = t.template_id JOIN devices d ON d.id = t.device_id"
+                        " WHERE w.key = ? AND k.name = ? AND k.source_hash = ? ORDER BY d.id");
+    q.bind(1, workload.Key());
+    q.bind(2, kernel_template.name);
+    q.bind(3, kernel_template.source_hash);
+    std::vector<std::pair<TaskIds, DeviceInfo>> tasks;
+    while (q.executeStep()) {
+      DeviceInfo d;
+      d.platform = q.getColumn(3).getString();
+      d.name = q.getColumn(4).getString();
+      d.driver_version = q.getColumn(5).getString();
+      d.type = q.getColumn(6).getString();
+      d.compute_units = static_cast<unsigned>(q.getColumn(7).getInt64());
+      d.max_work_group_size = static_cast<size_t>(q.getColumn(8).getInt64());
+      d.local_mem_bytes = static_cast<size_t>(q.getColumn(9).getInt64());
+      d.global_mem_bytes = static_cast<size_t>(q.getColumn(10).getInt64());
+      tasks.push_back({{q.getColumn(0).getInt64(), q.getColumn(1).getInt64(), q.getColumn(2).getInt64()}, d});
+    }
+    return tasks;
+  });
+}
+
+}  // namespace tt

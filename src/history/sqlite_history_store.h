@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/device_info.h"
@@ -78,6 +79,11 @@ class SqliteHistoryStore {
   std::vector<TrialRecord> Trials(const TaskIds& task) const;  // every run, oldest first
   std::optional<TrialRecord> Best(const TaskIds& task) const;  // fastest ok trial
   int64_t CountTrials(int64_t run_id) const;
+
+  // The devices on which this workload and template (same source hash) have trials, with
+  // their task ids: what a replay can draw on. Nothing is added to the database.
+  std::vector<std::pair<TaskIds, DeviceInfo>> RecordedTasks(const Workload& workload,
+                                                            const TemplateRef& kernel_template) const;
 
  private:
   SqliteHistoryStore(std::string path, std::unique_ptr<SQLite::Database> db);

@@ -65,6 +65,8 @@ std::vector<OperatorInfo> Operators();
 // Parses a --shape for `op`; throws UserError naming the problem.
 Workload ParseWorkload(std::string_view op, std::string_view shape);
 const KernelTemplate* FindTemplate(std::string_view name);  // nullptr when unknown
+// `name` among the operator's templates, or its first when empty; throws UserError otherwise.
+const KernelTemplate& PickTemplate(std::string_view op, std::string_view name);
 std::vector<const KernelTemplate*> TemplatesFor(std::string_view op);
 std::vector<const KernelTemplate*> AllTemplates();
 std::string_view KernelSource(std::string_view file);  // embedded kernels/<file>; throws when absent

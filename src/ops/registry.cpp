@@ -83,6 +83,17 @@ const KernelTemplate* FindTemplate(std::string_view name) {
   return nullptr;
 }
 
+const KernelTemplate& PickTemplate(std::string_view op, std::string_view name) {
+  const auto templates = TemplatesFor(op);  // throws for an unknown operator
+  if (name.empty()) return *templates.front();
+  std::string known;
+  for (const auto* t : templates) {
+    if (t->name() == name) return *t;
+    known += (known.empty() ? "" : ", ") + std::string(t->name());
+  }
+  throw UserError("unknown template '" + std::string(name) + "' for " + std::string(op) + " (known: " + known + ")");
+}
+
 std::vector<const KernelTemplate*> TemplatesFor(std::string_view op) { return FindOperator(op).templates(); }
 
 std::vector<const KernelTemplate*> AllTemplates() {

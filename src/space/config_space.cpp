@@ -1,5 +1,6 @@
 #include "space/config_space.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -41,6 +42,18 @@ void ConfigSpace::AddKnob(Knob knob) {
   for (const auto& k : knobs_)
     if (k.name() == knob.name()) throw std::invalid_argument("duplicate knob '" + knob.name() + "'");
   knobs_.push_back(std::move(knob));
+}
+
+void ConfigSpace::RestrictTo(const std::vector<Config>& points) {
+  auto indices = std::make_shared<std::vector<uint64_t>>();
+  for (const Config& c : points) indices->push_back(ToIndex(c));
+  std::sort(indices->begin(), indices->end());
+  indices->erase(std::unique(indices->begin(), indices->end()), indices->end());
+  restriction_ = indices;
+  AddConstraint([indices](const ConfigSpace& space, const Config& c) -> std::optional<std::string> {
+    if (std::binary_search(indices->begin(), indices->end(), space.ToIndex(c))) return std::nullopt;
+    return "not among the recorded configurations";
+  });
 }
 
 size_t ConfigSpace::KnobIndex(std::string_view name) const {

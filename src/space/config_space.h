@@ -3,6 +3,7 @@
 // constraints that make a config invalid before anything is compiled.
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,6 +24,11 @@ class ConfigSpace {
 
   void AddKnob(Knob knob);
   void AddConstraint(Constraint constraint) { constraints_.push_back(std::move(constraint)); }
+  // Keeps only these points valid (e.g. the configs a history recorded, for replay). They can
+  // then be enumerated directly, however large the space around them.
+  void RestrictTo(const std::vector<Config>& points);
+  // Sorted flat indices of the points kept by RestrictTo; null when unrestricted.
+  const std::vector<uint64_t>* restriction() const { return restriction_.get(); }
 
   size_t num_knobs() const { return knobs_.size(); }
   const Knob& knob(size_t i) const { return knobs_[i]; }
@@ -51,6 +57,7 @@ class ConfigSpace {
  private:
   std::vector<Knob> knobs_;
   std::vector<Constraint> constraints_;
+  std::shared_ptr<const std::vector<uint64_t>> restriction_;
 };
 
 }  // namespace tt

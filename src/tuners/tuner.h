@@ -25,6 +25,8 @@ class Tuner {
   // space holds no such config any more.
   virtual std::vector<Config> NextBatch(size_t max_size) = 0;
   virtual void Update(const std::vector<Observation>& measured) = 0;
+  // Seconds each training of a cost model took, for tuners that have one.
+  virtual std::vector<double> ModelFitSeconds() const { return {}; }
 };
 
 }  // namespace tt

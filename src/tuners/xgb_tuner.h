@@ -41,7 +41,7 @@ class XgbTuner : public Tuner {
   void Update(const std::vector<Observation>& measured) override;
 
   // Wall-clock seconds of every model fit so far, in order.
-  const std::vector<double>& model_fit_seconds() const { return model_.fit_seconds(); }
+  std::vector<double> ModelFitSeconds() const override { return model_.fit_seconds(); }
 
  private:
   bool ShouldRetrain() const;

@@ -112,6 +112,30 @@ TEST(HistoryStore, EnsureTaskFindsExistingRowsAndSeparatesDevices) {
   EXPECT_TRUE(store->Trials(bigger).empty());
 }
 
+TEST(HistoryStore, RecordedTasksListDevicesWithTrialsOfTheSameTemplateRevision) {
+  TempDir dir;
+  auto store = SqliteHistoryStore::Open(dir.File("h.db"));
+  const TaskIds cpu = GemmTask(*store);
+  const TaskIds idle = GemmTask(*store, CpuDevice("idle-cpu"));  // known, but nothing measured
+  const TaskIds other = GemmTask(*store, CpuDevice("another-cpu"));
+  const int64_t run = store->BeginRun(cpu, {});
+  store->RecordBatch(run, cpu, {OkTrial("a", {1e-3})});
+  store->RecordBatch(run, other, {FailedTrial("b", MeasureStatus::kTimeout)});
+
+  const auto tasks = store->RecordedTasks(testing::GemmWorkload(), testing::GemmTemplate());
+  ASSERT_EQ(tasks.size(), 2u);
+  EXPECT_EQ(tasks[0].first, cpu);
+  EXPECT_EQ(tasks[0].second.name, "pthread-cpu");
+  EXPECT_EQ(tasks[0].second.max_work_group_size, CpuDevice().max_work_group_size);
+  EXPECT_EQ(tasks[1].first, other);
+  EXPECT_NE(tasks[1].first, idle);
+
+  TemplateRef revised = testing::GemmTemplate();
+  revised.source_hash = "hash-2";
+  EXPECT_TRUE(store->RecordedTasks(testing::GemmWorkload(), revised).empty());
+  EXPECT_TRUE(store->RecordedTasks(testing::GemmWorkload(128), testing::GemmTemplate()).empty());
+}
+
 TEST(HistoryStore, WorkloadDimsAreQueryableJson) {
   TempDir dir;
   const std::string path = dir.File("h.db");

@@ -79,7 +79,7 @@ TEST(XgbTuner, ProposesEveryValidConfigOnceThenStops) {
   EXPECT_EQ(std::set<Config>(proposed.begin(), proposed.end()), expected);
   EXPECT_EQ(proposed.size(), expected.size());  // so none twice
   EXPECT_TRUE(tuner.NextBatch(8).empty());
-  EXPECT_GE(tuner.model_fit_seconds().size(), 10u);
+  EXPECT_GE(tuner.ModelFitSeconds().size(), 10u);
 }
 
 TEST(XgbTuner, SameSeedSameSequence) {
@@ -89,7 +89,7 @@ TEST(XgbTuner, SameSeedSameSequence) {
   const auto first = testing::Drive(a, space, 8, 64);
   EXPECT_EQ(first, testing::Drive(b, space, 8, 64));
   EXPECT_NE(first, testing::Drive(c, space, 8, 64));
-  EXPECT_EQ(a.model_fit_seconds().size(), 3u);  // after 16, 32 and 48 observations
+  EXPECT_EQ(a.ModelFitSeconds().size(), 3u);  // after 16, 32 and 48 observations
 }
 
 TEST(XgbTuner, FindsBetterConfigsThanRandom) {

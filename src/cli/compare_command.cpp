@@ -1,0 +1,170 @@
+#include "cli/compare_command.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <ostream>
+#include <unordered_map>
+
+#include "cli/tuning_loop.h"
+#include "core/errors.h"
+#include "history/sqlite_history_store.h"
+#include "measure/replay_measurer.h"
+#include "ops/kernel_template.h"
+#include "tuners/tuner_factory.h"
+
+namespace tt {
+namespace {
+
+constexpr int64_t kCheckpoints[] = {25, 50, 100, 200, 300};
+constexpr double kTargets[] = {0.90, 0.95, 0.99};
+constexpr double kNever = std::numeric_limits<double>::infinity();
+
+// Best-so-far after each trial of one replayed run, and the tuner's own time.
+struct ReplayRun {
+  std::vector<double> best_so_far;
+  double tuner_seconds = 0;
+  std::vector<double> model_fit_seconds;
+};
+
+double Quantile(std::vector<double> values, double q) {
+  std::sort(values.begin(), values.end());
+  const double pos = q * static_cast<double>(values.size() - 1);
+  const size_t lo = static_cast<size_t>(std::floor(pos)), hi = static_cast<size_t>(std::ceil(pos));
+  if (std::isinf(values[hi])) return values[hi];
+  return values[lo] + (values[hi] - values[lo]) * (pos - static_cast<double>(lo));
+}
+
+std::pair<TaskIds, DeviceInfo> PickRecordedDevice(const std::vector<std::pair<TaskIds, DeviceInfo>>& tasks,
+                                                   const std::string& spec, const std::string& what) {
+  if (tasks.empty()) throw UserError("no trials of " + what + " are recorded; record some with `tensortune sweep`");
+  std::string known;
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    const auto& name = tasks[i].second.name;
+    if (spec == std::to_string(i) || (!spec.empty() && name.find(spec) != std::string::npos)) return tasks[i];
+    known += fmt::format("{}{}: {}", known.empty() ? "" : "; ", i, name);
+  }
+  if (spec.empty() && tasks.size() == 1) return tasks.front();
+  throw UserError((spec.empty() ? "several devices recorded " : "no recorded device matches '" + spec + "' for ") +
+                  what + " (" + known + "): pick one with --device");
+}
+
+ReplayRun Replay(Tuner& tuner, ReplayMeasurer& replay, const MeasureTask& task, const CompareOptions& o) {
+  ReplayRun run;
+  double best = 0;
+  const auto track = [&](const std::vector<Config>&, const std::vector<MeasureResult>& results) {
+    for (const auto& r : results) {
+      if (r.ok()) best = std::max(best, r.gflops);
+      run.best_so_far.push_back(best);
+    }
+    return true;
+  };
+  run.tuner_seconds = RunTuningLoop(tuner, replay, task, o.trials, o.batch_size, track).tuner_seconds;
+  run.model_fit_seconds = tuner.ModelFitSeconds();
+  return run;
+}
+
+double BestAt(const ReplayRun& run, int64_t trial) {
+  if (run.best_so_far.empty()) return 0;
+  return run.best_so_far[std::min<size_t>(static_cast<size_t>(trial), run.best_so_far.size()) - 1];
+}
+
+double TrialsToReach(const ReplayRun& run, double target) {
+  for (size_t i = 0; i < run.best_so_far.size(); ++i)
+    if (run.best_so_far[i] >= target) return static_cast<double>(i + 1);
+  return kNever;
+}
+
+std::string TableRow(const std::string& tuner, const std::vector<ReplayRun>& runs, double best_recorded,
+                     const std::vector<int64_t>& checkpoints) {
+  std::string row = "| " + tuner;
+  for (int64_t c : checkpoints) {
+    std::vector<double> pct;
+    for (const auto& r : runs) pct.push_back(100 * BestAt(r, c) / best_recorded);
+    row += fmt::format(" | {:.1f} [{:.1f}-{:.1f}]", Quantile(pct, 0.5), Quantile(pct, 0.25), Quantile(pct, 0.75));
+  }
+  for (double target : kTargets) {
+    std::vector<double> needed;
+    for (const auto& r : runs) needed.push_back(TrialsToReach(r, target * best_recorded));
+    const auto reached = std::count_if(needed.begin(), needed.end(), [](double n) { return !std::isinf(n); });
+    const double median = Quantile(needed, 0.5);
+    row += std::isinf(median) ? fmt::format(" | never ({}/{})", reached, runs.size())
+                              : fmt::format(" | {:.0f} ({}/{})", median, reached, runs.size());
+  }
+  std::vector<double> overhead;
+  for (const auto& r : runs) overhead.push_back(1e3 * r.tuner_seconds / std::max<size_t>(r.best_so_far.size(), 1));
+  return row + fmt::format(" | {:.3f} |\n", Quantile(overhead, 0.5));
+}
+
+void CheckOptions(const CompareOptions& o) {
+  if (o.seeds < 1 || o.trials < 1 || o.batch_size < 1) throw UserError("--seeds, --trials and --batch-size must be at least 1");
+  if (o.tuners.empty()) throw UserError("--tuners names no tuner");
+  if (!std::filesystem::exists(o.db)) throw UserError("no history database at " + o.db);
+}
+
+}  // namespace
+
+int RunCompare(const CompareOptions& o, std::ostream& out) {
+  CheckOptions(o);
+  const Workload workload = ParseWorkload(o.op, o.shape);
+  const KernelTemplate& kernel = PickTemplate(o.op, o.kernel_template);
+  auto store = SqliteHistoryStore::Open(o.db);
+  const std::string what = workload.Key() + " with template " + std::string(kernel.name());
+  const auto [ids, device] = PickRecordedDevice(
+      store->RecordedTasks(workload, {std::string(kernel.name()), std::string(kernel.op()), kernel.SourceHash()}),
+      o.device, what);
+
+  // The replayed space keeps the template's knobs and topology but only the recorded points.
+  ConfigSpace space = kernel.Space(workload, {device.max_work_group_size, device.local_mem_bytes});
+  std::unordered_map<std::string, MeasureResult> recorded;
+  std::vector<Config> points;
+  double best_recorded = 0;
+  int64_t ok = 0;
+  for (const auto& trial : store->Trials(ids)) {
+    const auto config = space.FromKey(trial.config_key);
+    if (!config || !recorded.emplace(trial.config_key, trial.result).second) continue;
+    points.push_back(*config);
+    if (trial.result.ok()) ++ok, best_recorded = std::max(best_recorded, trial.result.gflops);
+  }
+  if (best_recorded <= 0) throw UserError("no successful trial of " + what + " is recorded");
+  space.RestrictTo(points);
+  for (const auto& name : o.tuners) MakeTuner(name, space, 1, {});  // unknown names fail before any work
+
+  std::vector<int64_t> checkpoints;
+  for (int64_t c : kCheckpoints)
+    if (c <= o.trials) checkpoints.push_back(c);
+  out << fmt::format("{} on {}: {} recorded configs ({} ok), best recorded {:.2f} GFLOPS\n", what, device.name,
+                     points.size(), ok, best_recorded);
+  out << fmt::format("{} seeds x {} trials per tuner, batches of {}. Best so far in % of the best recorded: "
+                     "median [quartiles]. Trials to reach a target: median (seeds that reached it).\n\n",
+                     o.seeds, o.trials, o.batch_size);
+  std::string header = "| tuner", rule = "|---";
+  for (int64_t c : checkpoints) header += fmt::format(" | @{}", c), rule += "|---";
+  for (double t : kTargets) header += fmt::format(" | to {:.0f}%", 100 * t), rule += "|---";
+  out << header << " | overhead ms/trial |\n" << rule << "|---|\n";
+
+  ReplayMeasurer replay(recorded);
+  std::string notes;
+  std::vector<double> fits;
+  const MeasureTask task{&kernel, workload, &space};
+  for (const auto& name : o.tuners) {
+    std::vector<ReplayRun> runs;
+    for (int64_t seed = 1; seed <= o.seeds; ++seed) {
+      auto tuner = MakeTuner(name, space, static_cast<uint64_t>(seed), {});
+      runs.push_back(Replay(*tuner, replay, task, o));
+    }
+    out << TableRow(name, runs, best_recorded, checkpoints) << std::flush;
+    for (const auto& r : runs) fits.insert(fits.end(), r.model_fit_seconds.begin(), r.model_fit_seconds.end());
+    if (!fits.empty())
+      notes += fmt::format("{}: {} model trainings, median {:.1f} ms each (max {:.1f} ms), included in the overhead\n",
+                           name, fits.size(), 1e3 * Quantile(fits, 0.5), 1e3 * *std::max_element(fits.begin(), fits.end()));
+    fits.clear();
+  }
+  out << (notes.empty() ? "" : "\n" + notes);
+  return 0;
+}
+
+}  // namespace tt

@@ -1,0 +1,111 @@
+// sweep records a space; compare replays tuners on what a history recorded.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "history/sqlite_history_store.h"
+#include "ops/gemm_template.h"
+#include "run_program.h"
+
+namespace tt {
+namespace {
+
+using testing::RunProgram;
+using testing::ScratchDir;
+
+const std::string kProgram = TENSORTUNE_BIN;
+
+TEST(SweepCommand, MeasuresEveryValidConfigOfASmallSpaceOnce) {
+  ScratchDir dir;
+  const auto db = (dir.path() / "h.db").string();
+  // The selftest space has one config per behaviour: ok, crash, hang, wrong answer, compile error.
+  const std::string sweep = kProgram + " sweep --op selftest --shape 64 --limit 10 --timeout 3 --min-time 0.01 --json --db " + db;
+  const auto r = RunProgram(sweep, dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto summary = nlohmann::json::parse(r.out);
+  EXPECT_EQ(summary["trials"], 5);
+  EXPECT_EQ(summary["exhausted"], true);
+  EXPECT_EQ(summary["statuses"],
+            (nlohmann::json{{"ok", 1}, {"runtime_error", 1}, {"timeout", 1}, {"wrong_answer", 1}, {"compile_error", 1}}));
+
+  // A second sweep finds nothing left to measure.
+  const auto again = nlohmann::json::parse(RunProgram(sweep, dir.path()).out);
+  EXPECT_EQ(again["trials"], 0);
+  EXPECT_EQ(again["exhausted"], true);
+}
+
+TEST(SweepCommand, SamplesLargeSpacesUpToTheLimit) {
+  ScratchDir dir;
+  const auto r = RunProgram(kProgram + " sweep --op gemm --shape 32,24,16 --limit 3 --min-time 0.01 --json --db " +
+                                (dir.path() / "h.db").string(),
+                            dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto summary = nlohmann::json::parse(r.out);
+  EXPECT_EQ(summary["trials"], 3);
+  EXPECT_EQ(summary["exhausted"], false);
+}
+
+// Records a synthetic space for gemm 16,16,16 as if measured: GFLOPS rise towards one config.
+std::string RecordSyntheticSpace(const std::filesystem::path& dir, size_t count, double* best) {
+  const auto db = (dir / "recorded.db").string();
+  auto store = SqliteHistoryStore::Open(db);
+  const KernelTemplate& gemm = GemmTiledTemplate();
+  const Workload w = ParseWorkload("gemm", "16,16,16");
+  DeviceInfo device{"Test platform", "recorded-cpu", "1.0", "cpu", 2, 4096, 512 * 1024, 1 << 30};
+  const ConfigSpace space = gemm.Space(w, {device.max_work_group_size, device.local_mem_bytes});
+  const TaskIds ids = store->EnsureTask(w, gemm.Flops(w), {"gemm_tiled", "gemm", gemm.SourceHash()}, device);
+  const int64_t run = store->BeginRun(ids, {"synthetic", "", 0, "test", static_cast<int64_t>(count)});
+  std::vector<TrialRecord> records;
+  *best = 0;
+  for (uint64_t i = 0; records.size() < count; i += 7919) {
+    const Config c = space.FromIndex(i % space.Size());
+    if (!space.IsValid(c)) continue;
+    const double gflops = 1 + static_cast<double>(space.Value(c, "tile_x")[3] * space.Value(c, "tile_y")[3]);
+    *best = std::max(*best, gflops);
+    records.push_back({space.Key(c), space.ToJson(c), MeasureResult::Success({gemm.Flops(w) / gflops * 1e-9}, gemm.Flops(w), 0.1)});
+  }
+  store->RecordBatch(run, ids, records);
+  store->EndRun(run, "finished");
+  return db;
+}
+
+TEST(CompareCommand, PrintsOneRowPerTunerAndEveryTunerFindsTheBestOfASmallSpace) {
+  ScratchDir dir;
+  double best = 0;
+  const std::string db = RecordSyntheticSpace(dir.path(), 60, &best);
+  const auto r = RunProgram(kProgram + " compare --op gemm --shape 16,16,16 --tuners opevo,ga,xgb,random,grid"
+                                       " --seeds 3 --trials 100 --db " + db,
+                            dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("60 recorded configs (60 ok)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("best recorded " + std::to_string(static_cast<int>(best)) + ".00 GFLOPS"), std::string::npos) << r.out;
+  for (const char* tuner : {"| opevo |", "| ga |", "| xgb |", "| random |", "| grid |"}) {
+    const auto row = r.out.find(tuner);
+    ASSERT_NE(row, std::string::npos) << tuner << "\n" << r.out;
+    const std::string line = r.out.substr(row, r.out.find('\n', row) - row);
+    // 100 trials exhaust 60 recorded points: the best is always reached, at @100 it is 100%.
+    EXPECT_NE(line.find("| 100.0 [100.0-100.0] | "), std::string::npos) << line;
+    EXPECT_NE(line.find("(3/3) |"), std::string::npos) << line;
+  }
+}
+
+TEST(CompareCommand, RefusesWhatItCannotReplay) {
+  ScratchDir dir;
+  double best = 0;
+  const std::string db = RecordSyntheticSpace(dir.path(), 10, &best);
+  struct Case {
+    std::string args, message;
+  };
+  for (const Case& c : {Case{"--shape 16,16,16 --db " + (dir.path() / "none.db").string(), "no history database"},
+                        Case{"--shape 32,16,16 --db " + db, "no trials of gemm:m=32,n=16,k=16"},
+                        Case{"--shape 16,16,16 --tuners opevo,best --db " + db, "unknown tuner 'best'"},
+                        Case{"--shape 16,16,16 --device gpu --db " + db, "no recorded device matches 'gpu'"}}) {
+    const auto r = RunProgram(kProgram + " compare --op gemm " + c.args, dir.path());
+    EXPECT_EQ(r.exit_code, 2) << c.args << r.out;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "none.db"));
+}
+
+}  // namespace
+}  // namespace tt
