@@ -7,6 +7,15 @@
 namespace tt {
 namespace {
 
+// AutoTVM writes the first factor of a split as -1, "whatever is left of the extent".
+void ResolveInferredFactor(const Knob& split, KnobValue& value) {
+  if (value.empty() || value[0] != -1 || split.size() == 0) return;
+  int64_t extent = 1, rest = 1;
+  for (int64_t f : split.value(0)) extent *= f;
+  for (size_t i = 1; i < value.size(); ++i) rest *= value[i];
+  if (rest > 0 && extent % rest == 0) value[0] = extent / rest;
+}
+
 std::string ValueText(const Knob& knob, const KnobValue& v) {
   if (knob.kind() == KnobKind::kDiscrete || knob.kind() == KnobKind::kCategorical)
     return std::to_string(v[0]);
@@ -44,6 +53,16 @@ void ConfigSpace::AddKnob(Knob knob) {
   knobs_.push_back(std::move(knob));
 }
 
+void ConfigSpace::Pin(std::string_view name, std::string_view value_text) {
+  if (restriction_) throw std::logic_error("pin knobs before restricting the space");
+  const auto knob = std::find_if(knobs_.begin(), knobs_.end(), [&](const Knob& k) { return k.name() == name; });
+  if (knob == knobs_.end()) throw std::invalid_argument("no knob '" + std::string(name) + "' to pin");
+  const auto value = ParseValueText(value_text);
+  if (!value || !knob->Find(*value))
+    throw std::invalid_argument("knob " + std::string(name) + " has no value '" + std::string(value_text) + "'");
+  *knob = knob->Pinned(*value);
+}
+
 void ConfigSpace::RestrictTo(const std::vector<Config>& points) {
   auto indices = std::make_shared<std::vector<uint64_t>>();
   for (const Config& c : points) indices->push_back(ToIndex(c));
@@ -60,6 +79,10 @@ size_t ConfigSpace::KnobIndex(std::string_view name) const {
   for (size_t i = 0; i < knobs_.size(); ++i)
     if (knobs_[i].name() == name) return i;
   throw std::out_of_range("config space has no knob '" + std::string(name) + "'");
+}
+
+bool ConfigSpace::HasKnob(std::string_view name) const {
+  return std::any_of(knobs_.begin(), knobs_.end(), [&](const Knob& k) { return k.name() == name; });
 }
 
 uint64_t ConfigSpace::Size() const {
@@ -178,6 +201,7 @@ std::optional<Config> ConfigSpace::FromJson(std::string_view json) const {
     } else {
       return std::nullopt;
     }
+    if (knobs_[i].kind() == KnobKind::kSplit) ResolveInferredFactor(knobs_[i], value);
     const auto index = knobs_[i].Find(value);
     if (!index || seen[i]) return std::nullopt;
     config[i] = *index;

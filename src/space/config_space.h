@@ -24,6 +24,10 @@ class ConfigSpace {
 
   void AddKnob(Knob knob);
   void AddConstraint(Constraint constraint) { constraints_.push_back(std::move(constraint)); }
+  // Holds knob `name` at the value written as in a key ("vec=8" -> "8", "[1,4,8,16]" for a
+  // split), so that a search or a sweep covers the rest of the space; keys stay the same.
+  // Throws std::invalid_argument naming the problem.
+  void Pin(std::string_view name, std::string_view value_text);
   // Keeps only these points valid (e.g. the configs a history recorded, for replay). They can
   // then be enumerated directly, however large the space around them.
   void RestrictTo(const std::vector<Config>& points);
@@ -34,6 +38,7 @@ class ConfigSpace {
   const Knob& knob(size_t i) const { return knobs_[i]; }
   const std::vector<Knob>& knobs() const { return knobs_; }
   size_t KnobIndex(std::string_view name) const;  // throws std::out_of_range
+  bool HasKnob(std::string_view name) const;
 
   // Number of points, valid or not (saturates at UINT64_MAX).
   uint64_t Size() const;

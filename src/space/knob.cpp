@@ -68,6 +68,11 @@ std::optional<uint32_t> Knob::Find(const KnobValue& value) const {
   return it->second;
 }
 
+Knob Knob::Pinned(const KnobValue& value) const {
+  if (!Find(value)) throw std::invalid_argument("knob '" + name_ + "' has no such value");
+  return Knob(name_, kind_, {value});
+}
+
 Knob Knob::Split(std::string name, int64_t extent, int parts) {
   if (extent < 1 || parts < 1) throw std::invalid_argument("split '" + name + "' needs extent, parts >= 1");
   std::vector<KnobValue> values;

@@ -34,6 +34,9 @@ class Knob {
   const KnobValue& value(size_t i) const { return values_[i]; }
   const std::vector<uint32_t>& neighbours(size_t i) const { return neighbours_[i]; }
   std::optional<uint32_t> Find(const KnobValue& value) const;
+  // The same knob (name, kind, key text) held at one of its values; throws
+  // std::invalid_argument when `value` is not one of them.
+  Knob Pinned(const KnobValue& value) const;
 
  private:
   Knob(std::string name, KnobKind kind, std::vector<KnobValue> values);

@@ -56,6 +56,30 @@ TEST(ConfigSpace, KeyAndJsonTexts) {
   EXPECT_EQ(space.Scalar(config, "unroll"), 4);
 }
 
+TEST(ConfigSpace, PinnedKnobKeepsItsKeyTextAndLeavesTheRestFree) {
+  ConfigSpace space = SmallSpace();
+  space.Pin("tile", "[2,4]");
+  space.Pin("vec", "1");
+  EXPECT_EQ(space.Size(), 18u);  // 1 x 6 orders x 3 unrolls x 1
+  const Config config = *space.FromKey("tile=[2,4];order=[2,0,1];unroll=4;vec=1");
+  EXPECT_EQ(space.Key(config), "tile=[2,4];order=[2,0,1];unroll=4;vec=1");
+  EXPECT_EQ(space.FromKey("tile=[4,2];order=[2,0,1];unroll=4;vec=1"), std::nullopt);
+  EXPECT_TRUE(space.knob(0).neighbours(0).empty());
+  EXPECT_EQ(space.knob(1).size(), 6u);
+  EXPECT_THROW(space.Pin("unroll", "3"), std::invalid_argument);
+  EXPECT_THROW(space.Pin("unrolled", "4"), std::invalid_argument);
+  EXPECT_THROW(space.Pin("order", "[0,0,1]"), std::invalid_argument);
+}
+
+TEST(ConfigSpace, AutoTvmInferredFirstFactorIsResolved) {
+  const ConfigSpace space = SmallSpace();
+  const Config config = *space.FromKey("tile=[2,4];order=[2,0,1];unroll=4;vec=1");
+  EXPECT_EQ(space.FromJson(R"([["tile","sp",[-1,4]],["order","re",[2,0,1]],["unroll","ot",4],["vec","ot",1]])"), config);
+  // -1 stands for the rest of the extent only when the other factors divide it.
+  EXPECT_EQ(space.FromJson(R"([["tile","sp",[-1,3]],["order","re",[2,0,1]],["unroll","ot",4],["vec","ot",1]])"),
+            std::nullopt);
+}
+
 TEST(ConfigSpace, MalformedKeysAreRejected) {
   const ConfigSpace space = SmallSpace();
   for (const char* key : {
