@@ -109,16 +109,18 @@ void CheckOptions(const CompareOptions& o) {
 
 int RunCompare(const CompareOptions& o, std::ostream& out) {
   CheckOptions(o);
-  const Workload workload = ParseWorkload(o.op, o.shape);
-  const KernelTemplate& kernel = PickTemplate(o.op, o.kernel_template);
+  const Workload workload = ParseWorkload(o.op, o.shape, o.shape_flags);
+  const KernelTemplate& kernel = PickTemplate(workload, o.kernel_template);
   auto store = SqliteHistoryStore::Open(o.db);
   const std::string what = workload.Key() + " with template " + std::string(kernel.name());
   const auto [ids, device] = PickRecordedDevice(
       store->RecordedTasks(workload, {std::string(kernel.name()), std::string(kernel.op()), kernel.SourceHash()}),
       o.device, what);
 
-  // The replayed space keeps the template's knobs and topology but only the recorded points.
+  // The replayed space keeps the template's knobs and topology but only the recorded points
+  // (those matching the pins, when knobs are pinned).
   ConfigSpace space = kernel.Space(workload, {device.max_work_group_size, device.local_mem_bytes});
+  ApplyPins(space, o.pins);
   std::unordered_map<std::string, MeasureResult> recorded;
   std::vector<Config> points;
   double best_recorded = 0;

@@ -10,7 +10,9 @@ namespace tt {
 struct CompareOptions {
   std::string op;
   std::string shape;
-  std::string kernel_template;  // empty: the operator's first template
+  std::vector<std::string> shape_flags;  // 0/1 workload dimensions switched on, e.g. transpose_a
+  std::vector<std::string> pins;         // "knob=value": knobs held at one value
+  std::string kernel_template;  // empty: the operator's first applicable template
   std::string db;
   std::string device;  // index among the recorded devices or a name fragment; empty: the only one
   std::vector<std::string> tuners{"opevo", "ga", "xgb", "random"};

@@ -24,8 +24,8 @@ int RunDevices(std::ostream& out) {
 
 int RunTemplates(std::ostream& out) {
   for (const auto& op : Operators()) {
-    out << fmt::format("{:<18} --shape {:<24} {}\n", op.name, op.shape_syntax, op.description);
-    for (const auto* t : TemplatesFor(op.name)) out << fmt::format("  template {}\n", t->name());
+    out << fmt::format("{}: {}\n  --shape {}\n", op.name, op.description, op.shape_syntax);
+    for (const auto* t : TemplatesFor(op.name)) out << fmt::format("  template {:<24} {}\n", t->name(), t->description());
   }
   return 0;
 }

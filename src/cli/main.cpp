@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 
 #include "cli/compare_command.h"
@@ -40,11 +41,27 @@ std::vector<std::string> SplitList(const std::string& text) {
   return items;
 }
 
+// --op, --shape, the shape's switches and --template, shared by every command that names a workload.
+void AddWorkloadOptions(CLI::App& cmd, std::string& op, std::string& shape, std::vector<std::string>& flags,
+                        std::string& kernel_template, std::vector<std::string>& pins) {
+  cmd.add_option("--op", op, "Operator (see `tensortune templates`)")->required();
+  cmd.add_option("--shape", shape,
+                 "Workload shape: 512,1024,1024 for gemm (M,N,K); n=1,ci=64,h=56,w=56,co=64,kh=3,kw=3,stride=1,pad=1 "
+                 "for conv2d (see `tensortune templates`)")
+      ->required();
+  for (const char* flag : {"transpose_a", "transpose_b"}) {
+    std::string name = std::string("--") + flag;
+    std::replace(name.begin(), name.end(), '_', '-');
+    cmd.add_flag_callback(name, [&flags, flag] { flags.emplace_back(flag); },
+                          "batch_matmul: transpose the " + std::string(flag[10] == 'a' ? "first" : "second") + " input");
+  }
+  cmd.add_option("--template", kernel_template, "Kernel template (default: the operator's first applicable one)");
+  cmd.add_option("--pin", pins, "Hold a knob at one value, written as in a config key: vec=8, tile_k=[4,8,8] (repeatable)");
+}
+
 // Options shared by the commands that measure on a device.
 void AddMeasuringOptions(CLI::App& cmd, tt::TuneOptions& o) {
-  cmd.add_option("--op", o.op, "Operator (see `tensortune templates`)")->required();
-  cmd.add_option("--shape", o.shape, "Workload shape, e.g. 512,1024,1024 for gemm (M,N,K)")->required();
-  cmd.add_option("--template", o.kernel_template, "Kernel template (default: the operator's first)");
+  AddWorkloadOptions(cmd, o.op, o.shape, o.shape_flags, o.kernel_template, o.pins);
   cmd.add_option("--batch-size", o.batch_size, "Configurations per measured batch")->capture_default_str();
   cmd.add_option("--seed", o.seed, "Random seed")->capture_default_str();
   cmd.add_option("--db", o.db, "History database (created if missing)")->capture_default_str();
@@ -78,9 +95,7 @@ int main(int argc, char** argv) {
   tt::CompareOptions compare;
   std::string compare_tuners = "opevo,ga,xgb,random";
   auto* compare_cmd = app.add_subcommand("compare", "Replay tuners on a recorded space, many seeds, side by side");
-  compare_cmd->add_option("--op", compare.op, "Operator")->required();
-  compare_cmd->add_option("--shape", compare.shape, "Workload shape")->required();
-  compare_cmd->add_option("--template", compare.kernel_template, "Kernel template (default: the operator's first)");
+  AddWorkloadOptions(*compare_cmd, compare.op, compare.shape, compare.shape_flags, compare.kernel_template, compare.pins);
   compare_cmd->add_option("--db", compare.db, "History database holding the recorded space")->required();
   compare_cmd->add_option("--device", compare.device, "Recorded device: index or name fragment");
   compare_cmd->add_option("--tuners", compare_tuners, "Comma-separated tuners")->capture_default_str();

@@ -133,11 +133,12 @@ void PrintSummary(std::ostream& out, const TuneOptions& o, const Workload& w, co
 int RunTune(const TuneOptions& o, std::ostream& out) {
   // Everything the user typed is checked before anything is started or written.
   CheckOptions(o);
-  const Workload workload = ParseWorkload(o.op, o.shape);
-  const KernelTemplate& kernel = PickTemplate(o.op, o.kernel_template);
+  const Workload workload = ParseWorkload(o.op, o.shape, o.shape_flags);
+  const KernelTemplate& kernel = PickTemplate(workload, o.kernel_template);
   OpenClMeasurer measurer({.worker_path = DefaultWorkerPath(), .device_spec = o.device, .timeout_s = o.timeout_s,
                            .min_time_s = o.min_time_s});
-  const ConfigSpace space = kernel.Space(workload, measurer.limits());
+  ConfigSpace space = kernel.Space(workload, measurer.limits());
+  ApplyPins(space, o.pins);
   const RunPlan plan = PlanRun(o, space);
   auto tuner = MakeTuner(plan.tuner, space, o.seed, o.tuner_options);
   auto store = SqliteHistoryStore::Open(o.db);  // the first thing that writes

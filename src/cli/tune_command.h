@@ -5,13 +5,16 @@
 #include <iosfwd>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace tt {
 
 struct TuneOptions {
   std::string op;
   std::string shape;
-  std::string kernel_template;  // empty: the operator's first template
+  std::vector<std::string> shape_flags;  // 0/1 workload dimensions switched on, e.g. transpose_a
+  std::vector<std::string> pins;         // "knob=value": knobs held at one value
+  std::string kernel_template;  // empty: the operator's first applicable template
   std::string tuner = "random";
   std::map<std::string, std::string> tuner_options;
   int64_t trials = 64;

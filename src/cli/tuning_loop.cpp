@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
+
+#include "core/errors.h"
 
 namespace tt {
 namespace {
@@ -11,6 +14,18 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
 }
 
 }  // namespace
+
+void ApplyPins(ConfigSpace& space, const std::vector<std::string>& pins) {
+  for (const std::string& pin : pins) {
+    const size_t eq = pin.find('=');
+    if (eq == std::string::npos) throw UserError("--pin '" + pin + "' is not knob=value");
+    try {
+      space.Pin(pin.substr(0, eq), pin.substr(eq + 1));
+    } catch (const std::invalid_argument& e) {
+      throw UserError("--pin " + pin + ": " + e.what());
+    }
+  }
+}
 
 LoopEnd RunTuningLoop(Tuner& tuner, Measurer& measurer, const MeasureTask& task, int64_t trials,
                       int64_t batch_size, const BatchHandler& on_batch) {

@@ -2,6 +2,7 @@
 // The one propose -> measure -> feed back cycle, shared by tune, sweep and compare.
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "measure/measurer.h"
@@ -19,6 +20,9 @@ struct LoopEnd {
 // Called with each measured batch before the tuner sees it; returning false stops the loop
 // and the batch is not fed back.
 using BatchHandler = std::function<bool(const std::vector<Config>&, const std::vector<MeasureResult>&)>;
+
+// Applies --pin knob=value options to `space`; throws UserError naming a bad one.
+void ApplyPins(ConfigSpace& space, const std::vector<std::string>& pins);
 
 LoopEnd RunTuningLoop(Tuner& tuner, Measurer& measurer, const MeasureTask& task, int64_t trials,
                       int64_t batch_size, const BatchHandler& on_batch);

@@ -16,6 +16,12 @@ std::string_view KernelSource(std::string_view file) {
   throw std::logic_error("no embedded kernel source '" + std::string(file) + "'");
 }
 
+std::string JoinKernelSources(std::initializer_list<std::string_view> files) {
+  std::string text;
+  for (std::string_view file : files) text += KernelSource(file);
+  return text;
+}
+
 std::string KernelTemplate::SourceHash() const {
   // FNV-1a over the source: enough to tell template revisions apart in the history.
   uint64_t h = 0xcbf29ce484222325ULL;

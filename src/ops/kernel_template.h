@@ -3,6 +3,8 @@
 // build options and an NDRange, and what the right answer is. One per .cl file variant.
 #include <array>
 #include <cstddef>
+#include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,6 +41,9 @@ class KernelTemplate {
   virtual std::string_view kernel_name() const = 0;  // the __kernel function
   virtual std::string_view source() const = 0;       // OpenCL C text, embedded from kernels/
   virtual bool listed() const { return true; }       // false for test-only templates
+  virtual std::string_view description() const { return {}; }
+  // Why this template cannot compute `workload` (e.g. Winograd needs a 3x3 stride-1 kernel).
+  virtual std::optional<std::string> WhyNotApplicable(const Workload&) const { return std::nullopt; }
 
   virtual ConfigSpace Space(const Workload& workload, const DeviceLimits& limits) const = 0;
   virtual std::string BuildOptions(const Workload& workload, const ConfigSpace& space,
@@ -59,16 +64,23 @@ struct OperatorInfo {
   std::string name;          // "gemm"
   std::string shape_syntax;  // "M,N,K"
   std::string description;
+  std::vector<std::string> flags;  // 0/1 dimensions set by switches: "transpose_a" <- --transpose-a
 };
 
 std::vector<OperatorInfo> Operators();
-// Parses a --shape for `op`; throws UserError naming the problem.
-Workload ParseWorkload(std::string_view op, std::string_view shape);
+// Parses a --shape for `op`: positional ("512,1024,1024") or named ("n=1,ci=64,...") as the
+// operator declares; `flags` name 0/1 dimensions to set (e.g. "transpose_a"). Throws
+// UserError naming the problem.
+Workload ParseWorkload(std::string_view op, std::string_view shape, const std::vector<std::string>& flags = {});
 const KernelTemplate* FindTemplate(std::string_view name);  // nullptr when unknown
-// `name` among the operator's templates, or its first when empty; throws UserError otherwise.
-const KernelTemplate& PickTemplate(std::string_view op, std::string_view name);
+// `name` among the operator's templates, or its first applicable one when empty; throws
+// UserError when unknown or not applicable to the workload.
+const KernelTemplate& PickTemplate(const Workload& workload, std::string_view name);
 std::vector<const KernelTemplate*> TemplatesFor(std::string_view op);
+std::vector<const KernelTemplate*> ApplicableTemplates(const Workload& workload);
 std::vector<const KernelTemplate*> AllTemplates();
 std::string_view KernelSource(std::string_view file);  // embedded kernels/<file>; throws when absent
+// The embedded files joined in order: shared definitions first, then the kernel.
+std::string JoinKernelSources(std::initializer_list<std::string_view> files);
 
 }  // namespace tt

@@ -1,22 +1,13 @@
 // Valid GEMM configurations compute the right answer on the default OpenCL device: each
 // result is checked element by element against the CPU reference by the worker.
-#include <gtest/gtest.h>
+#include "cli/on_device.h"
 
-#include "core/rng.h"
-#include "measure/opencl_measurer.h"
-#include "ops/gemm_template.h"
+#include <map>
+
+#include "ops/matmul_templates.h"
 
 namespace tt {
 namespace {
-
-OpenClMeasurerOptions TestOptions() {
-  OpenClMeasurerOptions o;
-  o.worker_path = TENSORTUNE_WORKER_BIN;
-  o.min_time_s = 0.001;
-  o.max_repeats = 2;
-  o.timeout_s = 60;
-  return o;
-}
 
 // For each (vec, local_a, local_b, unrolled) combination, one random valid config.
 std::vector<Config> CoveringSample(const ConfigSpace& space, uint64_t seed) {
@@ -36,15 +27,13 @@ std::vector<Config> CoveringSample(const ConfigSpace& space, uint64_t seed) {
 }
 
 void ExpectAllCorrect(const std::string& shape, size_t min_kinds) {
-  OpenClMeasurer measurer(TestOptions());
+  OpenClMeasurer measurer(testing::QuickMeasureOptions());
   const KernelTemplate& gemm = GemmTiledTemplate();
   const Workload w = ParseWorkload("gemm", shape);
   const ConfigSpace space = gemm.Space(w, measurer.limits());
   const auto sample = CoveringSample(space, 11);
   ASSERT_GE(sample.size(), min_kinds);
-  const auto results = measurer.Measure({&gemm, w, &space}, sample);
-  for (size_t i = 0; i < sample.size(); ++i)
-    EXPECT_EQ(results[i].status, MeasureStatus::kOk) << space.Key(sample[i]) << ": " << results[i].error;
+  testing::ExpectAllCorrect(measurer, gemm, w, space, sample);
 }
 
 TEST(GemmOnDevice, EveryVectorAndLocalMemoryVariantIsCorrect) { ExpectAllCorrect("48,40,24", 32); }

@@ -3,11 +3,14 @@
 #include <set>
 
 #include "core/errors.h"
-#include "ops/gemm_template.h"
+#include "ops/matmul_templates.h"
 #include "ops/kernel_template.h"
+#include "ops/template_test_util.h"
 
 namespace tt {
 namespace {
+
+using testing::Pick;
 
 const DeviceLimits kCpuLimits{4096, 512 * 1024};
 
@@ -56,15 +59,6 @@ TEST(GemmSpace, HasAutoTvmDenseKnobs) {
   EXPECT_EQ(space.knob(space.KnobIndex("tile_x")).size(), 84u);  // ordered 4-factorizations of 2^6
   EXPECT_NO_THROW(space.KnobIndex("auto_unroll_max_step"));
   EXPECT_NO_THROW(space.KnobIndex("vec"));
-}
-
-Config Pick(const ConfigSpace& space, std::map<std::string, KnobValue> values) {
-  Config c(space.num_knobs(), 0);
-  for (const auto& [name, v] : values) {
-    const size_t i = space.KnobIndex(name);
-    c[i] = space.knob(i).Find(v).value();
-  }
-  return c;
 }
 
 TEST(GemmSpace, DeviceLimitsAndTemplateRulesInvalidateBeforeCompiling) {

@@ -1,0 +1,215 @@
+#include "ops/conv2d_templates.h"
+
+#include <Eigen/Core>
+#include <string>
+
+#include "ops/build_options.h"
+#include "ops/conv_shape.h"
+
+namespace tt {
+namespace {
+
+// What every conv2d sketch shares: buffers, FLOPs (always those of the direct convolution, so
+// that sketches compare by time) and the reference, an im2col product through Eigen.
+class Conv2dTemplate : public KernelTemplate {
+ public:
+  std::string_view op() const override { return "conv2d"; }
+
+  std::vector<BufferSpec> Buffers(const Workload& w) const override {
+    const ConvShape s = ConvShape::Of(w);
+    return {{"data", static_cast<size_t>(s.input_elements()), false},
+            {"weight", static_cast<size_t>(s.co * s.ci * s.kh * s.kw), false},
+            {"out", static_cast<size_t>(s.output_elements()), true}};
+  }
+
+  double Flops(const Workload& w) const override {
+    const ConvShape s = ConvShape::Of(w);
+    return 2.0 * static_cast<double>(s.output_elements()) * static_cast<double>(s.ci * s.kh * s.kw);
+  }
+
+  void Reference(const Workload& w, const std::vector<const float*>& in, float* out) const override {
+    using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    const ConvShape s = ConvShape::Of(w);
+    const int64_t window = s.ci * s.kh * s.kw, pixels = s.oh * s.ow;
+    Eigen::Map<const RowMajor> weights(in[1], s.co, window);
+    RowMajor columns(window, pixels);
+    for (int64_t n = 0; n < s.n; ++n) {
+      const float* image = in[0] + n * s.ci * s.h * s.w;
+      for (int64_t c = 0; c < s.ci; ++c)
+        for (int64_t ky = 0; ky < s.kh; ++ky)
+          for (int64_t kx = 0; kx < s.kw; ++kx) {
+            float* row = columns.data() + ((c * s.kh + ky) * s.kw + kx) * pixels;
+            for (int64_t y = 0; y < s.oh; ++y)
+              for (int64_t x = 0; x < s.ow; ++x) {
+                const int64_t iy = y * s.stride - s.pad + ky * s.dilation, ix = x * s.stride - s.pad + kx * s.dilation;
+                row[y * s.ow + x] = (iy >= 0 && iy < s.h && ix >= 0 && ix < s.w) ? image[(c * s.h + iy) * s.w + ix] : 0.0f;
+              }
+          }
+      Eigen::Map<RowMajor>(out + n * s.co * pixels, s.co, pixels).noalias() = weights * columns;
+    }
+  }
+
+ protected:
+  static std::string ShapeOptions(const ConvShape& s) {
+    return "-cl-mad-enable" + Define("N", s.n) + Define("CI", s.ci) + Define("H", s.h) + Define("W", s.w) +
+           Define("CO", s.co) + Define("KH", s.kh) + Define("KW", s.kw) + Define("STRIDE", s.stride) +
+           Define("PAD", s.pad) + Define("DIL", s.dilation) + Define("OH", s.oh) + Define("OW", s.ow);
+  }
+};
+
+// Knob values of a direct-convolution config, with AutoTVM conv2d_nchw's meaning.
+struct DirectTiles {
+  KnobValue f, y, x, rc, ry, rx;
+  int64_t unroll_max_step, unroll_explicit;
+
+  DirectTiles(const ConfigSpace& space, const Config& c)
+      : f(space.Value(c, "tile_f")), y(space.Value(c, "tile_y")), x(space.Value(c, "tile_x")),
+        rc(space.Value(c, "tile_rc")), ry(space.Value(c, "tile_ry")), rx(space.Value(c, "tile_rx")),
+        unroll_max_step(space.Scalar(c, "auto_unroll_max_step")), unroll_explicit(space.Scalar(c, "unroll_explicit")) {}
+
+  int64_t work_group() const { return f[2] * y[2] * x[2]; }
+  int64_t accumulators() const { return f[1] * f[3] * y[1] * y[3] * x[1] * x[3]; }
+  int64_t local_bytes(const ConvShape& s) const {
+    const int64_t rows = (y[1] * y[2] * y[3] - 1) * s.stride + (ry[1] - 1) * s.dilation + 1;
+    const int64_t cols = (x[1] * x[2] * x[3] - 1) * s.stride + (rx[1] - 1) * s.dilation + 1;
+    return 4 * (rc[1] * rows * cols + f[1] * f[2] * f[3] * rc[1] * ry[1] * rx[1]);
+  }
+  // Like TVM's auto_unroll_max_step, a loop is unrolled when the statements it would expand
+  // to (its trip count, times the loops inside it, times the FMAs of one step) stay within it.
+  bool Unrolled(int64_t trips) const { return trips * accumulators() <= unroll_max_step; }
+};
+
+class Conv2dDirect final : public Conv2dTemplate {
+ public:
+  explicit Conv2dDirect(bool local) : local_(local) {}
+  std::string_view name() const override { return local_ ? "conv2d_direct_local" : "conv2d_direct_global"; }
+  std::string_view description() const override {
+    return local_ ? "direct, AutoTVM conv2d_nchw knobs, input and weight tiles fetched into local memory"
+                  : "direct, AutoTVM conv2d_nchw knobs, every operand read from global memory";
+  }
+  std::string_view kernel_name() const override { return "conv2d"; }
+  std::string_view source() const override {
+    static const std::string text = JoinKernelSources({"conv_common.cl", "conv2d_direct.cl"});
+    return text;
+  }
+
+  ConfigSpace Space(const Workload& w, const DeviceLimits& limits) const override {
+    const ConvShape s = ConvShape::Of(w);
+    ConfigSpace space;
+    space.AddKnob(Knob::Split("tile_f", s.co, 4));
+    space.AddKnob(Knob::Split("tile_y", s.oh, 4));
+    space.AddKnob(Knob::Split("tile_x", s.ow, 4));
+    space.AddKnob(Knob::Split("tile_rc", s.ci, 2));
+    space.AddKnob(Knob::Split("tile_ry", s.kh, 2));
+    space.AddKnob(Knob::Split("tile_rx", s.kw, 2));
+    space.AddKnob(Knob::Discrete("auto_unroll_max_step", {0, 512, 1500}));
+    space.AddKnob(Knob::Categorical("unroll_explicit", {0, 1}));
+    space.AddConstraint([s, limits, local = local_](const ConfigSpace& sp, const Config& c) {
+      const DirectTiles t(sp, c);
+      return CheckConvLimits(t.work_group(), local ? t.local_bytes(s) : 0, t.accumulators(), limits);
+    });
+    return space;
+  }
+
+  std::string BuildOptions(const Workload& w, const ConfigSpace& space, const Config& c) const override {
+    const DirectTiles t(space, c);
+    return ShapeOptions(ConvShape::Of(w)) + DefineSplit("TF", t.f) + DefineSplit("TY", t.y) + DefineSplit("TX", t.x) +
+           DefineSplit("RC", t.rc) + DefineSplit("RY", t.ry) + DefineSplit("RX", t.rx) + Define("LOCAL", local_) +
+           Define("UNROLL_RX", t.Unrolled(t.rx[1])) + Define("UNROLL_RY", t.Unrolled(t.ry[1] * t.rx[1])) +
+           Define("UNROLL_RC", t.Unrolled(t.rc[1] * t.ry[1] * t.rx[1])) + Define("UNROLL_FETCH", t.unroll_explicit);
+  }
+
+  LaunchGeometry Geometry(const Workload& w, const ConfigSpace& space, const Config& c) const override {
+    const DirectTiles t(space, c);
+    return DirectConvGeometry(w.Dim("n"), t.f, t.y, t.x);
+  }
+
+ private:
+  bool local_;
+};
+
+// Knob values of a Winograd config: tile_y splits CO, tile_x the 2x2 output tiles.
+struct WinogradTiles {
+  KnobValue y, x, rc;
+  int64_t unroll_max_step, unroll_explicit;
+
+  WinogradTiles(const ConfigSpace& space, const Config& c)
+      : y(space.Value(c, "tile_y")), x(space.Value(c, "tile_x")), rc(space.Value(c, "tile_rc")),
+        unroll_max_step(space.Scalar(c, "auto_unroll_max_step")), unroll_explicit(space.Scalar(c, "unroll_explicit")) {}
+
+  int64_t work_group() const { return y[2] * x[2]; }
+  int64_t accumulators() const { return 16 * y[1] * y[3] * x[1] * x[3]; }
+  int64_t local_bytes() const { return 4 * 16 * rc[1] * (y[1] * y[2] * y[3] + x[1] * x[2] * x[3]); }
+};
+
+int64_t WinogradTileCount(const ConvShape& s) { return s.n * ((s.oh + 1) / 2) * ((s.ow + 1) / 2); }
+
+class Conv2dWinograd final : public Conv2dTemplate {
+ public:
+  std::string_view name() const override { return "conv2d_winograd"; }
+  std::string_view description() const override {
+    return "Winograd F(2x2,3x3) in one kernel; 3x3 kernels, stride 1, no dilation";
+  }
+  std::string_view kernel_name() const override { return "conv2d_winograd"; }
+  std::string_view source() const override {
+    static const std::string text = JoinKernelSources({"conv_common.cl", "conv2d_winograd.cl"});
+    return text;
+  }
+
+  std::optional<std::string> WhyNotApplicable(const Workload& w) const override {
+    const ConvShape s = ConvShape::Of(w);
+    if (s.kh != 3 || s.kw != 3 || s.stride != 1 || s.dilation != 1)
+      return std::string("Winograd F(2x2,3x3) needs a 3x3 kernel with stride 1 and dilation 1");
+    return std::nullopt;
+  }
+
+  ConfigSpace Space(const Workload& w, const DeviceLimits& limits) const override {
+    const ConvShape s = ConvShape::Of(w);
+    ConfigSpace space;
+    space.AddKnob(Knob::Split("tile_y", s.co, 4));
+    space.AddKnob(Knob::Split("tile_x", WinogradTileCount(s), 4));
+    space.AddKnob(Knob::Split("tile_rc", s.ci, 2));
+    space.AddKnob(Knob::Discrete("auto_unroll_max_step", {0, 128, 1500}));
+    space.AddKnob(Knob::Categorical("unroll_explicit", {0, 1}));
+    space.AddConstraint([limits](const ConfigSpace& sp, const Config& c) {
+      const WinogradTiles t(sp, c);
+      return CheckConvLimits(t.work_group(), t.local_bytes(), t.accumulators(), limits);
+    });
+    return space;
+  }
+
+  std::string BuildOptions(const Workload& w, const ConfigSpace& space, const Config& c) const override {
+    const WinogradTiles t(space, c);
+    return ShapeOptions(ConvShape::Of(w)) + DefineSplit("TY", t.y) + DefineSplit("TX", t.x) +
+           DefineSplit("RC", t.rc) + Define("UNROLL_RC", t.rc[1] * t.accumulators() <= t.unroll_max_step) +
+           Define("UNROLL_FETCH", t.unroll_explicit);
+  }
+
+  LaunchGeometry Geometry(const Workload&, const ConfigSpace& space, const Config& c) const override {
+    const WinogradTiles t(space, c);
+    LaunchGeometry g;
+    g.dims = 2;
+    g.local = {static_cast<size_t>(t.x[2]), static_cast<size_t>(t.y[2]), 1};
+    g.global = {static_cast<size_t>(t.x[0] * t.x[2]), static_cast<size_t>(t.y[0] * t.y[2]), 1};
+    return g;
+  }
+};
+
+}  // namespace
+
+const KernelTemplate& Conv2dDirectLocalTemplate() {
+  static const Conv2dDirect instance(true);
+  return instance;
+}
+
+const KernelTemplate& Conv2dDirectGlobalTemplate() {
+  static const Conv2dDirect instance(false);
+  return instance;
+}
+
+const KernelTemplate& Conv2dWinogradTemplate() {
+  static const Conv2dWinograd instance;
+  return instance;
+}
+
+}  // namespace tt

@@ -1,0 +1,10 @@
+#pragma once
+#include "ops/kernel_template.h"
+
+namespace tt {
+
+// Depthwise conv2d (NCHW, channel multiplier 1), direct, with AutoTVM depthwise_conv2d_nchw
+// knobs; each work-group stages its input window in local memory (kernels/depthwise_conv2d.cl).
+const KernelTemplate& DepthwiseConv2dTemplate();
+
+}  // namespace tt

@@ -1,0 +1,164 @@
+#include "ops/matmul_templates.h"
+
+#include <Eigen/Core>
+#include <string>
+
+#include "ops/build_options.h"
+
+namespace tt {
+namespace {
+
+// Limits that keep a config compilable in reasonable time and within a register file; they
+// are template rules, checked like device limits before anything is compiled.
+constexpr int64_t kMaxAccumulators = 256;   // floats of the output held per work-item
+constexpr int64_t kMaxInnerBody = 1024;     // vector FMAs in the always-unrolled inner step
+constexpr int64_t kMaxUnrolledBody = 4096;  // ... in the middle step when it is unrolled
+
+// The sizes of a gemm (m, n, k) or batch_matmul (b, m, n, k, transpose_a, transpose_b) workload.
+struct MatmulShape {
+  int64_t b, m, n, k;
+  bool transpose_a, transpose_b;
+
+  explicit MatmulShape(const Workload& w)
+      : b(w.op == "batch_matmul" ? w.Dim("b") : 1), m(w.Dim("m")), n(w.Dim("n")), k(w.Dim("k")),
+        transpose_a(w.op == "batch_matmul" && w.Dim("transpose_a") != 0),
+        transpose_b(w.op == "batch_matmul" && w.Dim("transpose_b") != 0) {}
+};
+
+struct MatmulTiles {
+  KnobValue b, x, y, k;  // tile_b (B; 1x1 for GEMM), tile_x (M), tile_y (N), tile_k (K)
+  int64_t vec, unroll_max_step, local_a, local_b;
+
+  MatmulTiles(const ConfigSpace& space, const Config& c)
+      : b(space.HasKnob("tile_b") ? space.Value(c, "tile_b") : KnobValue{1, 1}), x(space.Value(c, "tile_x")),
+        y(space.Value(c, "tile_y")), k(space.Value(c, "tile_k")), vec(space.Scalar(c, "vec")),
+        unroll_max_step(space.Scalar(c, "auto_unroll_max_step")), local_a(space.Scalar(c, "local_a")),
+        local_b(space.Scalar(c, "local_b")) {}
+
+  int64_t work_group_size() const { return b[1] * x[2] * y[2]; }
+  int64_t tile_m() const { return x[1] * x[2] * x[3]; }
+  int64_t tile_n() const { return y[1] * y[2] * y[3]; }
+  int64_t tile_k() const { return k[1] * k[2]; }
+  int64_t accumulators() const { return x[1] * x[3] * y[1] * y[3]; }
+  // Each batch entry of a work-group stages its own tiles.
+  int64_t local_bytes() const { return 4 * b[1] * tile_k() * (local_a * tile_m() + local_b * tile_n()); }
+  bool unroll_middle() const { return tile_k() <= unroll_max_step; }
+};
+
+std::optional<std::string> CheckTemplateRules(const MatmulTiles& t) {
+  if (t.y[3] % t.vec != 0) return "vec " + std::to_string(t.vec) + " does not divide tile_y[3]";
+  if (t.accumulators() > kMaxAccumulators) return "more than 256 accumulators per work-item";
+  const int64_t vectors = t.accumulators() / t.vec;
+  if (t.k[2] * vectors > kMaxInnerBody) return "inner unrolled step too large";
+  if (t.unroll_middle() && t.tile_k() * vectors > kMaxUnrolledBody) return "unrolled middle step too large";
+  return std::nullopt;
+}
+
+using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using ColMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
+
+// A row-major matrix stored transposed is the column-major view of the untransposed one.
+template <class Lhs>
+void MultiplyInto(const Lhs& a, const float* y, bool transpose_b, int64_t k, int64_t n, float* z) {
+  Eigen::Map<RowMajor> c(z, a.rows(), n);
+  if (transpose_b)
+    c.noalias() = a * Eigen::Map<const ColMajor>(y, k, n);
+  else
+    c.noalias() = a * Eigen::Map<const RowMajor>(y, k, n);
+}
+
+class MatmulTiled final : public KernelTemplate {
+ public:
+  explicit MatmulTiled(bool batched) : batched_(batched) {}
+  std::string_view name() const override { return batched_ ? "batch_matmul_tiled" : "gemm_tiled"; }
+  std::string_view op() const override { return batched_ ? "batch_matmul" : "gemm"; }
+  std::string_view kernel_name() const override { return "matmul"; }
+  std::string_view source() const override { return KernelSource("matmul.cl"); }
+  std::string_view description() const override {
+    return batched_ ? "GEMM tiles per batch entry, AutoTVM dense knobs plus a batch split, optional local staging"
+                    : "register tiles, vector loads, AutoTVM dense knobs, optional local staging of A and B";
+  }
+
+  ConfigSpace Space(const Workload& w, const DeviceLimits& limits) const override {
+    const MatmulShape s(w);
+    ConfigSpace space;
+    if (batched_) space.AddKnob(Knob::Split("tile_b", s.b, 2));
+    space.AddKnob(Knob::Split("tile_x", s.m, 4));
+    space.AddKnob(Knob::Split("tile_y", s.n, 4));
+    space.AddKnob(Knob::Split("tile_k", s.k, 3));
+    space.AddKnob(Knob::Discrete("auto_unroll_max_step", {0, 16, 64, 512}));
+    space.AddKnob(Knob::Discrete("vec", {1, 2, 4, 8}));
+    space.AddKnob(Knob::Categorical("local_a", {0, 1}));
+    space.AddKnob(Knob::Categorical("local_b", {0, 1}));
+    space.AddConstraint([limits](const ConfigSpace& sp, const Config& c) {
+      const MatmulTiles t(sp, c);
+      return CheckDeviceLimits(t.work_group_size(), t.local_bytes(), limits);
+    });
+    space.AddConstraint([](const ConfigSpace& sp, const Config& c) { return CheckTemplateRules(MatmulTiles(sp, c)); });
+    return space;
+  }
+
+  std::string BuildOptions(const Workload& w, const ConfigSpace& space, const Config& c) const override {
+    const MatmulShape s(w);
+    const MatmulTiles t(space, c);
+    return "-cl-mad-enable" + Define("M", s.m) + Define("N", s.n) + Define("K", s.k) + Define("TRANS_A", s.transpose_a) +
+           Define("TRANS_B", s.transpose_b) + DefineSplit("TB", t.b) + DefineSplit("TX", t.x) + DefineSplit("TY", t.y) +
+           DefineSplit("TK", t.k) + Define("VEC", t.vec) + Define("UNROLL_K", t.unroll_middle()) +
+           Define("LOCAL_A", t.local_a) + Define("LOCAL_B", t.local_b);
+  }
+
+  LaunchGeometry Geometry(const Workload&, const ConfigSpace& space, const Config& c) const override {
+    const MatmulTiles t(space, c);
+    LaunchGeometry g;
+    g.dims = 3;
+    g.local = {static_cast<size_t>(t.y[2]), static_cast<size_t>(t.x[2]), static_cast<size_t>(t.b[1])};
+    g.global = {static_cast<size_t>(t.y[0] * t.y[2]), static_cast<size_t>(t.x[0] * t.x[2]),
+                static_cast<size_t>(t.b[0] * t.b[1])};
+    return g;
+  }
+
+  std::vector<BufferSpec> Buffers(const Workload& w) const override {
+    const MatmulShape s(w);
+    const auto b = static_cast<size_t>(s.b), m = static_cast<size_t>(s.m), n = static_cast<size_t>(s.n),
+               k = static_cast<size_t>(s.k);
+    return {{batched_ ? "X" : "A", b * m * k, false},
+            {batched_ ? "Y" : "B", b * k * n, false},
+            {batched_ ? "Z" : "C", b * m * n, true}};
+  }
+
+  double Flops(const Workload& w) const override {
+    const MatmulShape s(w);
+    return 2.0 * static_cast<double>(s.b) * static_cast<double>(s.m) * static_cast<double>(s.n) *
+           static_cast<double>(s.k);
+  }
+
+  void Reference(const Workload& w, const std::vector<const float*>& in, float* out) const override {
+    const MatmulShape s(w);
+    for (int64_t i = 0; i < s.b; ++i) {
+      const float* x = in[0] + i * s.m * s.k;
+      const float* y = in[1] + i * s.k * s.n;
+      float* z = out + i * s.m * s.n;
+      if (s.transpose_a)
+        MultiplyInto(Eigen::Map<const ColMajor>(x, s.m, s.k), y, s.transpose_b, s.k, s.n, z);
+      else
+        MultiplyInto(Eigen::Map<const RowMajor>(x, s.m, s.k), y, s.transpose_b, s.k, s.n, z);
+    }
+  }
+
+ private:
+  bool batched_;
+};
+
+}  // namespace
+
+const KernelTemplate& GemmTiledTemplate() {
+  static const MatmulTiled instance(false);
+  return instance;
+}
+
+const KernelTemplate& BatchMatmulTiledTemplate() {
+  static const MatmulTiled instance(true);
+  return instance;
+}
+
+}  // namespace tt

@@ -1,0 +1,13 @@
+#pragma once
+#include "ops/kernel_template.h"
+
+namespace tt {
+
+// One kernel (kernels/matmul.cl) with AutoTVM dense-style splits: M and N in 4, K in 3, a
+// vector width, local-memory staging of either operand and an unroll knob.
+// C = A x B, row-major: the kernel with one batch entry.
+const KernelTemplate& GemmTiledTemplate();
+// Z[b] = op(X[b]) x op(Y[b]), optionally transposed operands, plus a batch split in 2.
+const KernelTemplate& BatchMatmulTiledTemplate();
+
+}  // namespace tt

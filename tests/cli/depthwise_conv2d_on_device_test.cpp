@@ -1,0 +1,50 @@
+// The depthwise template computes the right answer on the default OpenCL device on shapes
+// that stress the edges: odd channel counts, sizes no tile divides, strides 1, 2 and 4,
+// padding 0 to 3, dilation 2, batch 1 and 3, and the unrolled variants.
+#include "cli/on_device.h"
+
+#include "ops/depthwise_conv2d_template.h"
+
+namespace tt {
+namespace {
+
+using testing::ExpectAllCorrect;
+using testing::QuickMeasureOptions;
+using testing::RandomValidConfigs;
+
+class DepthwiseOnDevice : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(DepthwiseOnDevice, RandomValidConfigsAreCorrect) {
+  OpenClMeasurer measurer(QuickMeasureOptions());
+  const Workload w = ParseWorkload("depthwise_conv2d", GetParam());
+  const KernelTemplate& t = DepthwiseConv2dTemplate();
+  const ConfigSpace space = t.Space(w, measurer.limits());
+  const auto configs = RandomValidConfigs(space, 4, 11);
+  ASSERT_EQ(configs.size(), 4u);
+  ExpectAllCorrect(measurer, t, w, space, configs);
+}
+
+INSTANTIATE_TEST_SUITE_P(EdgeShapes, DepthwiseOnDevice,
+                         ::testing::Values("n=1,c=5,h=11,w=9,kh=3,kw=3,stride=1,pad=1",
+                                           "n=3,c=6,h=9,w=10,kh=3,kw=3,stride=2,pad=0",
+                                           "n=1,c=3,h=19,w=17,kh=5,kw=5,stride=4,pad=2",
+                                           "n=1,c=7,h=10,w=11,kh=3,kw=3,stride=1,pad=3,dilation=2",
+                                           "n=2,c=4,h=7,w=6,kh=1,kw=1,stride=2,pad=0",
+                                           "n=1,c=16,h=14,w=14,kh=3,kw=3,stride=2,pad=1"));
+
+TEST(DepthwiseOnDevice, UnrollVariantsAreCorrect) {
+  OpenClMeasurer measurer(QuickMeasureOptions());
+  const Workload w = ParseWorkload("depthwise_conv2d", "n=1,c=6,h=9,w=7,kh=3,kw=3,stride=1,pad=1");
+  const KernelTemplate& t = DepthwiseConv2dTemplate();
+  const ConfigSpace space = t.Space(w, measurer.limits());
+  std::vector<Config> configs;
+  for (const Config& c : RandomValidConfigs(space, 400, 3))
+    if (space.Scalar(c, "unroll_explicit") == 1 && space.Scalar(c, "auto_unroll_max_step") == 1500 &&
+        configs.size() < 3)
+      configs.push_back(c);
+  ASSERT_EQ(configs.size(), 3u);
+  ExpectAllCorrect(measurer, t, w, space, configs);
+}
+
+}  // namespace
+}  // namespace tt

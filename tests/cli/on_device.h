@@ -1,0 +1,41 @@
+#pragma once
+// Checks kernel templates on the default OpenCL device: the worker measures each config and
+// verifies its output element by element against the template's CPU reference.
+#include <gtest/gtest.h>
+
+#include "core/rng.h"
+#include "measure/opencl_measurer.h"
+#include "ops/kernel_template.h"
+
+namespace tt::testing {
+
+inline OpenClMeasurerOptions QuickMeasureOptions() {
+  OpenClMeasurerOptions o;
+  o.worker_path = TENSORTUNE_WORKER_BIN;
+  o.min_time_s = 0.001;
+  o.max_repeats = 2;
+  o.timeout_s = 60;
+  return o;
+}
+
+// Up to `count` distinct random valid configs.
+inline std::vector<Config> RandomValidConfigs(const ConfigSpace& space, size_t count, uint64_t seed) {
+  Rng rng(seed);
+  std::vector<Config> configs;
+  for (int tries = 0; tries < 200000 && configs.size() < count; ++tries) {
+    const Config c = space.Random(rng);
+    if (space.IsValid(c) && std::find(configs.begin(), configs.end(), c) == configs.end()) configs.push_back(c);
+  }
+  return configs;
+}
+
+// Every config must measure with status ok, i.e. compute the reference's answer.
+inline void ExpectAllCorrect(OpenClMeasurer& measurer, const KernelTemplate& t, const Workload& w,
+                             const ConfigSpace& space, const std::vector<Config>& configs) {
+  const auto results = measurer.Measure({&t, w, &space}, configs);
+  for (size_t i = 0; i < configs.size(); ++i)
+    EXPECT_EQ(results[i].status, MeasureStatus::kOk)
+        << t.name() << " " << w.Key() << " " << space.Key(configs[i]) << ": " << results[i].error;
+}
+
+}  // namespace tt::testing
