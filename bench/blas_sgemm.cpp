@@ -15,30 +15,16 @@
 #include <string>
 #include <vector>
 
+#include "bench_common.h"
+
+namespace {
+constexpr const char* kProgram = "blas_sgemm";
+}  // namespace
+
 // Declared by OpenBLAS's cblas.h; repeated for headers that lack it (same signature).
 extern "C" void openblas_set_num_threads(int num_threads);
 
 namespace {
-
-long ParsePositive(const char* text, const char* what) {
-  char* end = nullptr;
-  const long value = std::strtol(text, &end, 10);
-  if (end == text || *end != '\0' || value <= 0) {
-    std::fprintf(stderr, "blas_sgemm: %s must be a positive integer, got '%s'\n", what, text);
-    std::exit(2);
-  }
-  return value;
-}
-
-std::vector<float> SmallIntegers(size_t elements, uint64_t seed) {
-  std::vector<float> data(elements);
-  uint64_t state = seed;
-  for (float& x : data) {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;  // LCG, top bits used
-    x = static_cast<float>(static_cast<int>((state >> 33) % 5) - 2);
-  }
-  return data;
-}
 
 }  // namespace
 
@@ -47,15 +33,15 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: blas_sgemm M N K [threads=2]\n");
     return 2;
   }
-  const long m = ParsePositive(argv[1], "M"), n = ParsePositive(argv[2], "N"), k = ParsePositive(argv[3], "K");
-  const int threads = argc == 5 ? static_cast<int>(ParsePositive(argv[4], "threads")) : 2;
+  const long m = bench::ParseCount(kProgram, argv[1], "M", 1), n = bench::ParseCount(kProgram, argv[2], "N", 1), k = bench::ParseCount(kProgram, argv[3], "K", 1);
+  const int threads = argc == 5 ? static_cast<int>(bench::ParseCount(kProgram, argv[4], "threads", 1)) : 2;
 
   // Both: the variable for any pool created lazily, the call for the one already started.
   setenv("OPENBLAS_NUM_THREADS", std::to_string(threads).c_str(), 1);
   openblas_set_num_threads(threads);
 
-  const std::vector<float> a = SmallIntegers(static_cast<size_t>(m * k), 1);
-  const std::vector<float> b = SmallIntegers(static_cast<size_t>(k * n), 2);
+  const std::vector<float> a = bench::SmallIntegers(static_cast<size_t>(m * k), 1);
+  const std::vector<float> b = bench::SmallIntegers(static_cast<size_t>(k * n), 2);
   std::vector<float> c(static_cast<size_t>(m * n), 0.0f);
 
   auto sgemm = [&] {
@@ -88,13 +74,12 @@ int main(int argc, char** argv) {
     total += seconds;
   }
 
-  std::sort(times.begin(), times.end());
-  const size_t r = times.size();
-  const double median = r % 2 ? times[r / 2] : 0.5 * (times[r / 2 - 1] + times[r / 2]);
+  const double median = bench::Median(times);
   const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
   std::printf(
       "{\"m\": %ld, \"n\": %ld, \"k\": %ld, \"threads\": %d, \"median_s\": %.9g, \"min_s\": %.9g, "
       "\"gflops\": %.6g, \"repeats\": %zu}\n",
-      m, n, k, threads, median, times.front(), flops / median * 1e-9, r);
+      m, n, k, threads, median, *std::min_element(times.begin(), times.end()), flops / median * 1e-9,
+      times.size());
   return 0;
 }

@@ -31,7 +31,7 @@ for tuner in ${tuners//,/ }; do
   for seed in $(seq 1 "$seeds"); do
     json="$("$tt" tune --op gemm --shape "$shape" --tuner "$tuner" --trials "$trials" --seed "$seed" \
             --db "$work/$tuner-$seed.db" --json)"
-    bests+=("$(python3 -c 'import json,sys; b=json.load(sys.stdin)["best"]; print(f"{b[\"gflops\"]:.1f}" if b else "0")' <<<"$json")")
+    bests+=("$(python3 -c 'import json,sys; b=json.load(sys.stdin)["best"]; print("%.1f" % b["gflops"] if b else "0")' <<<"$json")")
   done
   median="$(printf '%s\n' "${bests[@]}" | sort -g | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}')"
   echo "| $tuner | ${bests[*]} | $median |"

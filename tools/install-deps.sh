@@ -8,7 +8,7 @@ packages=(
   ocl-icd-opencl-dev opencl-c-headers ocl-icd-libopencl1 pocl-opencl-icd clinfo
   libxgboost-dev libgtest-dev libgmock-dev libbenchmark-dev
 )
-[[ "${1:-}" == "--bench" ]] && packages+=(libopenblas-dev libclblast-dev)
+[[ "${1:-}" == "--bench" ]] && packages+=(libopenblas-dev libclblast-dev libdnnl-dev)
 
 missing=()
 for p in "${packages[@]}"; do
