@@ -1,6 +1,7 @@
 // tensortune: auto-tuning of OpenCL tensor kernels with every trial kept in SQLite.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <iostream>
@@ -9,6 +10,7 @@
 #include "cli/list_commands.h"
 #include "cli/tune_command.h"
 #include "core/errors.h"
+#include "tuners/tuner_factory.h"
 
 namespace {
 
@@ -86,7 +88,7 @@ int main(int argc, char** argv) {
   auto* sweep_cmd = app.add_subcommand(
       "sweep", "Measure every valid config of a space (at most --limit), else a random sample of --limit");
   for (auto* cmd : {tune_cmd, sweep_cmd}) AddMeasuringOptions(*cmd, tune);
-  tune_cmd->add_option("--tuner", tune.tuner, "Search strategy: random, grid, opevo, ga, xgb")->capture_default_str();
+  tune_cmd->add_option("--tuner", tune.tuner, fmt::format("Search strategy: {}", fmt::join(tt::TunerNames(), ", ")))->capture_default_str();
   tune_cmd->add_option("--tuner-opt", tuner_opts, "Tuner option key=value (repeatable)");
   tune_cmd->add_option("--trials", tune.trials, "Configurations to measure")->capture_default_str();
   tune.sweep_limit = 2000;

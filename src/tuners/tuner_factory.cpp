@@ -4,10 +4,11 @@
 
 #include "core/errors.h"
 #include "tuners/ga_tuner.h"
-#include "tuners/xgb_tuner.h"
+#include "tuners/gbfs_tuner.h"
 #include "tuners/grid_tuner.h"
 #include "tuners/opevo_tuner.h"
 #include "tuners/random_tuner.h"
+#include "tuners/xgb_tuner.h"
 
 namespace tt {
 namespace {
@@ -24,7 +25,7 @@ void RejectAnyOption(std::string_view tuner, const TunerOptionMap& options) {
 }
 
 // A new tuner is one more row here.
-constexpr std::array<TunerEntry, 5> kTuners{{
+constexpr std::array<TunerEntry, 6> kTuners{{
     {"random",
      [](const ConfigSpace& space, uint64_t seed, const TunerOptionMap& options) -> std::unique_ptr<Tuner> {
        RejectAnyOption("random", options);
@@ -46,6 +47,10 @@ constexpr std::array<TunerEntry, 5> kTuners{{
     {"xgb",
      [](const ConfigSpace& space, uint64_t seed, const TunerOptionMap& options) -> std::unique_ptr<Tuner> {
        return std::make_unique<XgbTuner>(space, seed, options);
+     }},
+    {"gbfs",
+     [](const ConfigSpace& space, uint64_t seed, const TunerOptionMap& options) -> std::unique_ptr<Tuner> {
+       return std::make_unique<GbfsTuner>(space, seed, GbfsOptions::Parse(options));
      }},
 }};
 

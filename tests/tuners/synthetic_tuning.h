@@ -1,8 +1,10 @@
 #pragma once
 // Spaces and objectives for tuner tests: tuning runs without a measurer, the "measurement"
 // is a deterministic function of the config.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "space/config_space.h"
@@ -68,6 +70,53 @@ inline std::vector<Config> Drive(Tuner& tuner, const ConfigSpace& space, size_t 
     proposed.insert(proposed.end(), batch.begin(), batch.end());
   }
   return proposed;
+}
+
+// 15 * 10 * 3 * 5 * 3 = 6750 points with one best config, (2,4,2) (2,2,2) (2,2) unroll=4 axis=1.
+inline ConfigSpace PeakSpace() {
+  ConfigSpace space;
+  space.AddKnob(Knob::Split("tile_a", 16, 3));
+  space.AddKnob(Knob::Split("tile_b", 8, 3));
+  space.AddKnob(Knob::Split("tile_c", 4, 2));
+  space.AddKnob(Knob::Discrete("unroll", {1, 2, 4, 8, 16}));
+  space.AddKnob(Knob::Categorical("axis", {0, 1, 2}));
+  return space;
+}
+
+// Halves with every step away from the peak over each knob's topology (for powers of two, the
+// log2 distance of a split is twice the number of prime moves).
+inline double PeakGflops(const ConfigSpace& space, const Config& c) {
+  const auto split_steps = [&](std::string_view knob, const KnobValue& target) {
+    double steps = 0;
+    for (size_t j = 0; j < target.size(); ++j)
+      steps += std::abs(std::log2(double(space.Value(c, knob)[j])) - std::log2(double(target[j])));
+    return steps / 2;
+  };
+  const double distance = split_steps("tile_a", {2, 4, 2}) + split_steps("tile_b", {2, 2, 2}) +
+                          split_steps("tile_c", {2, 2}) +
+                          std::abs(std::log2(double(space.Scalar(c, "unroll"))) - 2) +
+                          (space.Scalar(c, "axis") == 1 ? 0 : 1);
+  return 100 * std::pow(0.5, distance);
+}
+
+inline size_t TrialsToOptimum(Tuner& tuner, const ConfigSpace& space, const Config& optimum) {
+  size_t trials = 0;
+  while (true) {
+    const auto batch = tuner.NextBatch(8);
+    if (batch.empty()) return SIZE_MAX;
+    std::vector<Observation> measured;
+    for (const Config& c : batch) {
+      ++trials;
+      if (c == optimum) return trials;
+      measured.push_back({c, MeasureStatus::kOk, PeakGflops(space, c)});
+    }
+    tuner.Update(measured);
+  }
+}
+
+inline size_t Median(std::vector<size_t> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
 }
 
 }  // namespace tt::testing

@@ -1,0 +1,96 @@
+#include "tuners/gbfs_tuner.h"
+
+#include <algorithm>
+
+#include "core/errors.h"
+#include "tuners/fitness.h"
+
+namespace tt {
+
+GbfsOptions GbfsOptions::Parse(const TunerOptionMap& options) {
+  TunerOptionReader reader("gbfs", options);
+  GbfsOptions parsed;
+  parsed.rho = reader.Count("rho", parsed.rho);
+  reader.RejectUnknown();
+  if (parsed.rho < 1) throw UserError("gbfs option rho (neighbours per step) must be at least 1");
+  return parsed;
+}
+
+GbfsTuner::GbfsTuner(const ConfigSpace& space, uint64_t seed, GbfsOptions options)
+    : space_(space), options_(options), rng_(seed), unseen_(space) {
+  if (options_.rho < 1) throw UserError("gbfs option rho (neighbours per step) must be at least 1");
+}
+
+void GbfsTuner::Seed(const std::vector<Observation>& history) {
+  Update(history);
+  if (!queue_.empty()) started_ = true;  // continue from the best recorded config
+}
+
+void GbfsTuner::Update(const std::vector<Observation>& measured) {
+  for (const auto& m : measured) {
+    if (!InSpace(space_, m.config)) continue;
+    unseen_.MarkSeen(m.config);
+    queue_.push({Fitness(m), arrivals_++, m.config});
+  }
+}
+
+Config GbfsTuner::Start() const {
+  Config start(space_.num_knobs(), 0);
+  for (size_t k = 0; k < space_.num_knobs(); ++k) {
+    const Knob& knob = space_.knob(k);
+    if (knob.kind() != KnobKind::kSplit) continue;
+    KnobValue untiled(knob.value(0).size(), 1);
+    untiled[0] = 1;
+    for (int64_t f : knob.value(0)) untiled[0] *= f;
+    start[k] = knob.Find(untiled).value_or(0);
+  }
+  return start;
+}
+
+std::vector<Config> GbfsTuner::FreshNeighbours(const Config& config) const {
+  std::vector<Config> fresh;
+  for (size_t k = 0; k < space_.num_knobs(); ++k)
+    for (uint32_t n : space_.knob(k).neighbours(config[k])) {
+      Config neighbour = config;
+      neighbour[k] = n;
+      if (unseen_.IsFresh(neighbour)) fresh.push_back(std::move(neighbour));
+    }
+  return fresh;
+}
+
+std::vector<Config> GbfsTuner::NextBatch(size_t max_size) {
+  std::vector<Config> batch;
+  const auto propose = [&](const Config& c) {
+    unseen_.MarkSeen(c);
+    batch.push_back(c);
+  };
+  if (!started_) {
+    started_ = true;
+    const Config start = Start();
+    if (unseen_.IsFresh(start)) {
+      propose(start);
+      return batch;  // its neighbours wait for its result
+    }
+  }
+  // Expand the best queued configs until rho neighbours (at most max_size) are found.
+  const size_t want = std::min(max_size, options_.rho);
+  while (batch.size() < want && !queue_.empty()) {
+    const Queued best = queue_.top();
+    queue_.pop();
+    std::vector<Config> fresh = FreshNeighbours(best.config);
+    rng_.Shuffle(fresh);
+    for (const Config& c : fresh) {
+      if (batch.size() == want) {
+        queue_.push(best);  // its other neighbours come first next time
+        break;
+      }
+      propose(c);
+    }
+  }
+  // Nothing queued has fresh neighbours left (or no feedback came): restart at random.
+  if (batch.empty() && max_size > 0)
+    if (const auto restart = unseen_.Random(rng_)) propose(*restart);
+  return batch;
+}
+
+}  // namespace tt
