@@ -23,6 +23,15 @@
 #define NY (TY1 * TY3)
 #define NX (TX1 * TX3)
 
+// The work-item's place: local ids lx, ly, lf; batch entry n; the work-group tile's first
+// channel f0, row y0 and column x0 (the batch is fused with the channel groups).
+#define DIRECT_TILE_ORIGIN                                                     \
+  const int lx = get_local_id(0), ly = get_local_id(1), lf = get_local_id(2); \
+  const int n = get_group_id(2) / TF0;                                         \
+  const int f0 = get_group_id(2) % TF0 * TF;                                   \
+  const int y0 = get_group_id(1) * TOY;                                        \
+  const int x0 = get_group_id(0) * TOX
+
 // float acc[NF][NY][NX] = 0
 #define ZERO_TILE(acc)              \
   PRAGMA_(unroll)                   \

@@ -19,11 +19,7 @@
 __kernel __attribute__((reqd_work_group_size(TX2, TY2, TF2)))
 void depthwise_conv2d(__global const float* restrict data, __global const float* restrict weight,
                       __global float* restrict out) {
-  const int lx = get_local_id(0), ly = get_local_id(1), lf = get_local_id(2);
-  const int n = get_group_id(2) / TF0;
-  const int f0 = get_group_id(2) % TF0 * TF;
-  const int y0 = get_group_id(1) * TOY;
-  const int x0 = get_group_id(0) * TOX;
+  DIRECT_TILE_ORIGIN;
   const int lid = (lf * TY2 + ly) * TX2 + lx;
 
   __local float in_s[IN_TILE];

@@ -16,17 +16,9 @@
 //        one tile per batch entry of the work-group.
 // The splits are exact factorizations, so no bounds checks are needed.
 
+// floatv, VLOAD and VSTORE come from vector_types.cl.
 #if VEC == 1
-typedef float floatv;
-#define VLOAD(p) (*(p))
-#define VSTORE(v, p) (*(p) = (v))
 #define GATHER(p, s) (*(p))
-#else
-#define CAT_(a, b) a##b
-#define CAT(a, b) CAT_(a, b)
-typedef CAT(float, VEC) floatv;
-#define VLOAD(p) CAT(vload, VEC)(0, p)
-#define VSTORE(v, p) CAT(vstore, VEC)(v, 0, p)
 #endif
 
 // VEC floats `s` apart, for a transposed B read along N straight from global memory.

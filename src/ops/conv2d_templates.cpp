@@ -61,11 +61,13 @@ class Conv2dTemplate : public KernelTemplate {
 struct DirectTiles {
   KnobValue f, y, x, rc, ry, rx;
   int64_t unroll_max_step, unroll_explicit;
+  int64_t vec;  // 1 where the sketch has no vector knob
 
   DirectTiles(const ConfigSpace& space, const Config& c)
       : f(space.Value(c, "tile_f")), y(space.Value(c, "tile_y")), x(space.Value(c, "tile_x")),
         rc(space.Value(c, "tile_rc")), ry(space.Value(c, "tile_ry")), rx(space.Value(c, "tile_rx")),
-        unroll_max_step(space.Scalar(c, "auto_unroll_max_step")), unroll_explicit(space.Scalar(c, "unroll_explicit")) {}
+        unroll_max_step(space.Scalar(c, "auto_unroll_max_step")), unroll_explicit(space.Scalar(c, "unroll_explicit")),
+        vec(space.HasKnob("vec") ? space.Scalar(c, "vec") : 1) {}
 
   int64_t work_group() const { return f[2] * y[2] * x[2]; }
   int64_t accumulators() const { return f[1] * f[3] * y[1] * y[3] * x[1] * x[3]; }
@@ -79,18 +81,39 @@ struct DirectTiles {
   bool Unrolled(int64_t trips) const { return trips * accumulators() <= unroll_max_step; }
 };
 
+// How a direct sketch reads its operands.
+enum class DirectVariant {
+  kLocal,   // input and weight tiles fetched into local memory
+  kGlobal,  // everything read from global memory
+  kVector,  // global memory, plus a vector width along each work-item's output columns
+};
+
 class Conv2dDirect final : public Conv2dTemplate {
  public:
-  explicit Conv2dDirect(bool local) : local_(local) {}
-  std::string_view name() const override { return local_ ? "conv2d_direct_local" : "conv2d_direct_global"; }
-  std::string_view description() const override {
-    return local_ ? "direct, AutoTVM conv2d_nchw knobs, input and weight tiles fetched into local memory"
-                  : "direct, AutoTVM conv2d_nchw knobs, every operand read from global memory";
+  explicit Conv2dDirect(DirectVariant variant) : variant_(variant) {}
+  std::string_view name() const override {
+    switch (variant_) {
+      case DirectVariant::kLocal: return "conv2d_direct_local";
+      case DirectVariant::kGlobal: return "conv2d_direct_global";
+      case DirectVariant::kVector: return "conv2d_direct_vec";
+    }
+    return {};
   }
-  std::string_view kernel_name() const override { return "conv2d"; }
+  std::string_view description() const override {
+    switch (variant_) {
+      case DirectVariant::kLocal:
+        return "direct, AutoTVM conv2d_nchw knobs, input and weight tiles fetched into local memory";
+      case DirectVariant::kGlobal: return "direct, AutoTVM conv2d_nchw knobs, every operand read from global memory";
+      case DirectVariant::kVector:
+        return "direct, AutoTVM conv2d_nchw knobs plus vec: output columns computed in float vectors";
+    }
+    return {};
+  }
+  std::string_view kernel_name() const override { return variant_ == DirectVariant::kVector ? "conv2d_vec" : "conv2d"; }
   std::string_view source() const override {
-    static const std::string text = JoinKernelSources({"conv_common.cl", "conv2d_direct.cl"});
-    return text;
+    static const std::string scalar = JoinKernelSources({"conv_common.cl", "conv2d_direct.cl"});
+    static const std::string vector = JoinKernelSources({"conv_common.cl", "vector_types.cl", "conv2d_direct_vec.cl"});
+    return variant_ == DirectVariant::kVector ? vector : scalar;
   }
 
   ConfigSpace Space(const Workload& w, const DeviceLimits& limits) const override {
@@ -104,8 +127,11 @@ class Conv2dDirect final : public Conv2dTemplate {
     space.AddKnob(Knob::Split("tile_rx", s.kw, 2));
     space.AddKnob(Knob::Discrete("auto_unroll_max_step", {0, 512, 1500}));
     space.AddKnob(Knob::Categorical("unroll_explicit", {0, 1}));
-    space.AddConstraint([s, limits, local = local_](const ConfigSpace& sp, const Config& c) {
+    if (variant_ == DirectVariant::kVector) space.AddKnob(Knob::Discrete("vec", {1, 2, 4, 8, 16}));
+    const bool local = variant_ == DirectVariant::kLocal;
+    space.AddConstraint([s, limits, local](const ConfigSpace& sp, const Config& c) -> std::optional<std::string> {
       const DirectTiles t(sp, c);
+      if (t.x[3] % t.vec != 0) return "vec " + std::to_string(t.vec) + " does not divide tile_x[3]";
       return CheckConvLimits(t.work_group(), local ? t.local_bytes(s) : 0, t.accumulators(), limits);
     });
     return space;
@@ -114,7 +140,8 @@ class Conv2dDirect final : public Conv2dTemplate {
   std::string BuildOptions(const Workload& w, const ConfigSpace& space, const Config& c) const override {
     const DirectTiles t(space, c);
     return ShapeOptions(ConvShape::Of(w)) + DefineSplit("TF", t.f) + DefineSplit("TY", t.y) + DefineSplit("TX", t.x) +
-           DefineSplit("RC", t.rc) + DefineSplit("RY", t.ry) + DefineSplit("RX", t.rx) + Define("LOCAL", local_) +
+           DefineSplit("RC", t.rc) + DefineSplit("RY", t.ry) + DefineSplit("RX", t.rx) +
+           Define("LOCAL", variant_ == DirectVariant::kLocal) + Define("VEC", t.vec) +
            Define("UNROLL_RX", t.Unrolled(t.rx[1])) + Define("UNROLL_RY", t.Unrolled(t.ry[1] * t.rx[1])) +
            Define("UNROLL_RC", t.Unrolled(t.rc[1] * t.ry[1] * t.rx[1])) + Define("UNROLL_FETCH", t.unroll_explicit);
   }
@@ -125,7 +152,7 @@ class Conv2dDirect final : public Conv2dTemplate {
   }
 
  private:
-  bool local_;
+  DirectVariant variant_;
 };
 
 // Knob values of a Winograd config: tile_y splits CO, tile_x the 2x2 output tiles.
@@ -198,12 +225,17 @@ class Conv2dWinograd final : public Conv2dTemplate {
 }  // namespace
 
 const KernelTemplate& Conv2dDirectLocalTemplate() {
-  static const Conv2dDirect instance(true);
+  static const Conv2dDirect instance(DirectVariant::kLocal);
   return instance;
 }
 
 const KernelTemplate& Conv2dDirectGlobalTemplate() {
-  static const Conv2dDirect instance(false);
+  static const Conv2dDirect instance(DirectVariant::kGlobal);
+  return instance;
+}
+
+const KernelTemplate& Conv2dDirectVecTemplate() {
+  static const Conv2dDirect instance(DirectVariant::kVector);
   return instance;
 }
 

@@ -3,12 +3,15 @@
 
 namespace tt {
 
-// Three sketches of conv2d (NCHW), all computing the same workload:
+// Four sketches of conv2d (NCHW), all computing the same workload:
 // direct convolution with AutoTVM conv2d_nchw knobs, input and weight tiles in local memory
 // (kernels/conv2d_direct.cl with LOCAL=1);
 const KernelTemplate& Conv2dDirectLocalTemplate();
 // the same knobs and kernel reading straight from global memory (LOCAL=0);
 const KernelTemplate& Conv2dDirectGlobalTemplate();
+// the global-memory kernel computing each work-item's output columns in float vectors, with
+// a vector-width knob (vec) beyond AutoTVM's set (kernels/conv2d_direct_vec.cl);
+const KernelTemplate& Conv2dDirectVecTemplate();
 // Winograd F(2x2,3x3), fused into one kernel, for 3x3 stride-1 undilated convolutions.
 const KernelTemplate& Conv2dWinogradTemplate();
 

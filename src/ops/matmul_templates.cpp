@@ -73,7 +73,10 @@ class MatmulTiled final : public KernelTemplate {
   std::string_view name() const override { return batched_ ? "batch_matmul_tiled" : "gemm_tiled"; }
   std::string_view op() const override { return batched_ ? "batch_matmul" : "gemm"; }
   std::string_view kernel_name() const override { return "matmul"; }
-  std::string_view source() const override { return KernelSource("matmul.cl"); }
+  std::string_view source() const override {
+    static const std::string text = JoinKernelSources({"vector_types.cl", "matmul.cl"});
+    return text;
+  }
   std::string_view description() const override {
     return batched_ ? "GEMM tiles per batch entry, AutoTVM dense knobs plus a batch split, optional local staging"
                     : "register tiles, vector loads, AutoTVM dense knobs, optional local staging of A and B";

@@ -48,16 +48,17 @@ TEST(ParseConv2d, RejectsBadShapesNamingTheProblem) {
   }
 }
 
-TEST(Conv2dTemplates, ThreeSketchesAndWinogradOnlyWhereItApplies) {
+TEST(Conv2dTemplates, FourSketchesAndWinogradOnlyWhereItApplies) {
   const auto names = [](const Workload& w) {
     std::vector<std::string> n;
     for (const auto* t : ApplicableTemplates(w)) n.emplace_back(t->name());
     return n;
   };
-  const std::vector<std::string> all = {"conv2d_direct_local", "conv2d_direct_global", "conv2d_winograd"};
+  const std::vector<std::string> all = {"conv2d_direct_local", "conv2d_direct_global", "conv2d_direct_vec",
+                                        "conv2d_winograd"};
   EXPECT_EQ(names(ParseWorkload("conv2d", "n=1,ci=64,h=56,w=56,co=64,kh=3,kw=3,stride=1,pad=1")), all);
   const Workload strided = ParseWorkload("conv2d", "n=1,ci=64,h=56,w=56,co=128,kh=3,kw=3,stride=2,pad=1");
-  EXPECT_EQ(names(strided), std::vector<std::string>(all.begin(), all.begin() + 2));
+  EXPECT_EQ(names(strided), std::vector<std::string>(all.begin(), all.begin() + 3));
   EXPECT_EQ(PickTemplate(strided, "").name(), "conv2d_direct_local");
   try {
     PickTemplate(strided, "conv2d_winograd");
@@ -104,6 +105,21 @@ TEST(Conv2dDirectSpace, LimitsInvalidateBeforeCompilingAndOnlyLocalCountsLocalMe
                                                      {"tile_ry", {1, 3}}, {"tile_rx", {1, 3}}};
   EXPECT_NE(local.WhyInvalid(Pick(local, fat_step)).value_or("").find("local memory"), std::string::npos);
   EXPECT_TRUE(global.IsValid(Pick(global, fat_step))) << *global.WhyInvalid(Pick(global, fat_step));
+}
+
+TEST(Conv2dDirectVecSpace, AddsAVectorWidthThatMustDivideTheContiguousColumns) {
+  const Workload w = ParseWorkload("conv2d", "n=1,ci=16,h=32,w=32,co=16,kh=3,kw=3,stride=1,pad=1");
+  const KernelTemplate& t = Conv2dDirectVecTemplate();
+  const ConfigSpace space = t.Space(w, kCpuLimits);
+  EXPECT_EQ(space.num_knobs(), 9u);
+  EXPECT_EQ(space.knob(8).name(), "vec");
+  const Config fits = Pick(space, {{"tile_f", {16, 1, 1, 1}}, {"tile_y", {32, 1, 1, 1}}, {"tile_x", {1, 2, 1, 16}}, {"vec", {8}}});
+  EXPECT_TRUE(space.IsValid(fits)) << *space.WhyInvalid(fits);
+  EXPECT_NE(t.BuildOptions(w, space, fits).find("-D VEC=8"), std::string::npos);
+  const Config misfit = Pick(space, {{"tile_f", {16, 1, 1, 1}}, {"tile_y", {32, 1, 1, 1}}, {"tile_x", {2, 2, 2, 4}}, {"vec", {8}}});
+  EXPECT_NE(space.WhyInvalid(misfit).value_or("").find("vec 8 does not divide tile_x[3]"), std::string::npos);
+  // The other direct sketches keep AutoTVM's knob set exactly.
+  EXPECT_FALSE(Conv2dDirectGlobalTemplate().Space(w, kCpuLimits).HasKnob("vec"));
 }
 
 TEST(Conv2dDirectBuildOptions, CarryShapeSplitsAndUnrollDecisions) {
