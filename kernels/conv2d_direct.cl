@@ -11,6 +11,9 @@
 //            auto_unroll_max_step); UNROLL_FETCH: the fetch loops too (unroll_explicit).
 // The splits are exact factorizations; padding is the only bounds check. Tile macros are in
 // conv_common.cl.
+#if VEC != 1
+#error "conv2d_direct.cl computes scalars: VEC must be 1"
+#endif
 
 #if LOCAL
 // Input rows and columns one reduction step reads for the whole work-group.
@@ -25,7 +28,7 @@ void conv2d(__global const float* restrict data, __global const float* restrict 
             __global float* restrict out) {
   DIRECT_TILE_ORIGIN;
 
-  float acc[NF][NY][NX];
+  floatv acc[NF][NY][NXV];  // VEC is 1 here: floats
   ZERO_TILE(acc);
 
 #if LOCAL

@@ -6,7 +6,6 @@
 // are contiguous and inside the image (stride 1), lane by lane otherwise.
 
 // floatv, VLOAD and VSTORE come from vector_types.cl.
-#define NXV (TX1 * TX3 / VEC)  // output vectors per row of a work-item's tile
 
 // VEC inputs of one image row for VEC neighbouring outputs, starting at column ix.
 floatv load_inputs(__global const float* row, int iy, int ix) {
@@ -26,12 +25,7 @@ void conv2d_vec(__global const float* restrict data, __global const float* restr
   DIRECT_TILE_ORIGIN;
 
   floatv acc[NF][NY][NXV];
-#pragma unroll
-  for (int i = 0; i < NF; ++i)
-#pragma unroll
-    for (int j = 0; j < NY; ++j)
-#pragma unroll
-      for (int k = 0; k < NXV; ++k) acc[i][j][k] = (floatv)(0.0f);
+  ZERO_TILE(acc);
 
   for (int rco = 0; rco < RC0; ++rco)
     for (int ryo = 0; ryo < RY0; ++ryo)
@@ -77,23 +71,5 @@ void conv2d_vec(__global const float* restrict data, __global const float* restr
             }
       }
 
-#pragma unroll
-  for (int v = 0; v < TF1; ++v)
-#pragma unroll
-    for (int i = 0; i < TF3; ++i) {
-      const int f = f0 + TILE_POS(v, TF2, lf, TF3, i);
-#pragma unroll
-      for (int vy = 0; vy < TY1; ++vy)
-#pragma unroll
-        for (int yi = 0; yi < TY3; ++yi) {
-          const int y = y0 + TILE_POS(vy, TY2, ly, TY3, yi);
-#pragma unroll
-          for (int vx = 0; vx < TX1; ++vx)
-#pragma unroll
-            for (int xv = 0; xv < TX3 / VEC; ++xv) {
-              const int x = x0 + TILE_POS(vx, TX2, lx, TX3, xv * VEC);
-              VSTORE(acc[v * TF3 + i][vy * TY3 + yi][vx * (TX3 / VEC) + xv], &out[(((size_t)n * CO + f) * OH + y) * OW + x]);
-            }
-        }
-    }
+  STORE_TILE(out, acc, CO);
 }

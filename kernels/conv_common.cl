@@ -1,4 +1,5 @@
-// Shared by the convolution kernels; the host puts it in front of each one's source.
+// Shared by the convolution kernels; the host puts it (and vector_types.cl, which the tile
+// macros below need) in front of each one's source.
 
 #define PRAGMA_(x) _Pragma(#x)
 // UNROLL_IF(1) unrolls the loop that follows, UNROLL_IF(0) keeps it rolled.
@@ -32,17 +33,21 @@
   const int y0 = get_group_id(1) * TOY;                                        \
   const int x0 = get_group_id(0) * TOX
 
-// float acc[NF][NY][NX] = 0
-#define ZERO_TILE(acc)              \
-  PRAGMA_(unroll)                   \
-  for (int i = 0; i < NF; ++i)      \
-    PRAGMA_(unroll)                 \
-    for (int j = 0; j < NY; ++j)    \
-      PRAGMA_(unroll)               \
-      for (int k = 0; k < NX; ++k) acc[i][j][k] = 0.0f
+// Tiles of floatv (vector_types.cl): a work-item's TX3 contiguous output columns are
+// TX3 / VEC vectors (VEC = 1: plain floats).
+#define NXV (TX1 * TX3 / VEC)
 
-// Writes a work-item's acc[NF][NY][NX] to out [N][channels][OH][OW]; n, f0, y0, x0 locate
-// the work-group's tile and lf, ly, lx the work-item in it.
+// floatv acc[NF][NY][NXV] = 0
+#define ZERO_TILE(acc)               \
+  PRAGMA_(unroll)                    \
+  for (int i = 0; i < NF; ++i)       \
+    PRAGMA_(unroll)                  \
+    for (int j = 0; j < NY; ++j)     \
+      PRAGMA_(unroll)                \
+      for (int k = 0; k < NXV; ++k) acc[i][j][k] = (floatv)(0.0f)
+
+// Writes a work-item's floatv acc[NF][NY][NXV] to out [N][channels][OH][OW]; n, f0, y0, x0
+// locate the work-group's tile and lf, ly, lx the work-item in it.
 #define STORE_TILE(out, acc, channels)                                                              \
   PRAGMA_(unroll)                                                                                   \
   for (int v = 0; v < TF1; ++v)                                                                     \
@@ -57,10 +62,10 @@
           PRAGMA_(unroll)                                                                           \
           for (int vx = 0; vx < TX1; ++vx)                                                          \
             PRAGMA_(unroll)                                                                         \
-            for (int xi = 0; xi < TX3; ++xi) {                                                      \
-              const int x = x0 + TILE_POS(vx, TX2, lx, TX3, xi);                                    \
-              out[(((size_t)n * (channels) + f) * OH + y) * OW + x] =                               \
-                  acc[v * TF3 + i][vy * TY3 + yi][vx * TX3 + xi];                                   \
+            for (int xv = 0; xv < TX3 / VEC; ++xv) {                                                \
+              const int x = x0 + TILE_POS(vx, TX2, lx, TX3, xv * VEC);                              \
+              VSTORE(acc[v * TF3 + i][vy * TY3 + yi][vx * (TX3 / VEC) + xv],                        \
+                     &out[(((size_t)n * (channels) + f) * OH + y) * OW + x]);                       \
             }                                                                                       \
         }                                                                                           \
     }

@@ -7,6 +7,8 @@
 //   The work-group's input window for its channels is fetched once into local memory by all
 //   work-items together (UNROLL_FETCH unrolls that loop: unroll_explicit); UNROLL_KY and
 //   UNROLL_KX say which window loops are unrolled (from auto_unroll_max_step).
+//   VEC: outputs computed together in float vectors along each work-item's TX3 contiguous
+//   columns (1 for the AutoTVM-compatible sketch; the vec knob of depthwise_conv2d_vec).
 // The splits are exact factorizations; padding is the only bounds check. Tile macros are in
 // conv_common.cl.
 
@@ -15,6 +17,16 @@
 #define IN_TW ((TOX - 1) * STRIDE + (KW - 1) * DIL + 1)
 #define IN_TILE (TF * IN_TH * IN_TW)
 #define W_TILE (TF * KH * KW)
+
+// VEC window inputs for VEC neighbouring outputs (floatv etc. from vector_types.cl); the
+// staged window is zero-padded, so no bounds checks.
+floatv load_window(__local const float* p) {
+  if (STRIDE == 1) return VLOAD(p);
+  float lanes[VEC];
+#pragma unroll
+  for (int l = 0; l < VEC; ++l) lanes[l] = p[l * STRIDE];
+  return VLOAD(lanes);
+}
 
 __kernel __attribute__((reqd_work_group_size(TX2, TY2, TF2)))
 void depthwise_conv2d(__global const float* restrict data, __global const float* restrict weight,
@@ -41,7 +53,7 @@ void depthwise_conv2d(__global const float* restrict data, __global const float*
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 
-  float acc[NF][NY][NX];
+  floatv acc[NF][NY][NXV];
   ZERO_TILE(acc);
 
   UNROLL_IF(UNROLL_KY)
@@ -53,7 +65,7 @@ void depthwise_conv2d(__global const float* restrict data, __global const float*
 #pragma unroll
         for (int i = 0; i < TF3; ++i) {
           const int f = TILE_POS(v, TF2, lf, TF3, i);
-          const float wv = w_s[(f * KH + ky) * KW + kx];
+          const floatv wv = (floatv)(w_s[(f * KH + ky) * KW + kx]);
           __local const float* in_f = in_s + f * IN_TH * IN_TW;
 #pragma unroll
           for (int vy = 0; vy < TY1; ++vy)
@@ -62,10 +74,10 @@ void depthwise_conv2d(__global const float* restrict data, __global const float*
 #pragma unroll
               for (int vx = 0; vx < TX1; ++vx)
 #pragma unroll
-                for (int xi = 0; xi < TX3; ++xi) {
-                  const int yy = TILE_POS(vy, TY2, ly, TY3, yi), xx = TILE_POS(vx, TX2, lx, TX3, xi);
-                  float* a = &acc[v * TF3 + i][vy * TY3 + yi][vx * TX3 + xi];
-                  *a = mad(wv, in_f[(yy * STRIDE + ky * DIL) * IN_TW + xx * STRIDE + kx * DIL], *a);
+                for (int xv = 0; xv < TX3 / VEC; ++xv) {
+                  const int yy = TILE_POS(vy, TY2, ly, TY3, yi), xx = TILE_POS(vx, TX2, lx, TX3, xv * VEC);
+                  floatv* a = &acc[v * TF3 + i][vy * TY3 + yi][vx * (TX3 / VEC) + xv];
+                  *a = mad(wv, load_window(in_f + (yy * STRIDE + ky * DIL) * IN_TW + xx * STRIDE + kx * DIL), *a);
                 }
         }
 

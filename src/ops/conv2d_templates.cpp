@@ -111,8 +111,8 @@ class Conv2dDirect final : public Conv2dTemplate {
   }
   std::string_view kernel_name() const override { return variant_ == DirectVariant::kVector ? "conv2d_vec" : "conv2d"; }
   std::string_view source() const override {
-    static const std::string scalar = JoinKernelSources({"conv_common.cl", "conv2d_direct.cl"});
-    static const std::string vector = JoinKernelSources({"conv_common.cl", "vector_types.cl", "conv2d_direct_vec.cl"});
+    static const std::string scalar = JoinKernelSources({"vector_types.cl", "conv_common.cl", "conv2d_direct.cl"});
+    static const std::string vector = JoinKernelSources({"vector_types.cl", "conv_common.cl", "conv2d_direct_vec.cl"});
     return variant_ == DirectVariant::kVector ? vector : scalar;
   }
 

@@ -14,10 +14,12 @@ namespace {
 struct DepthwiseTiles {
   KnobValue f, y, x;
   int64_t unroll_max_step, unroll_explicit;
+  int64_t vec;  // 1 for the AutoTVM-compatible sketch
 
   DepthwiseTiles(const ConfigSpace& space, const Config& c)
       : f(space.Value(c, "tile_f")), y(space.Value(c, "tile_y")), x(space.Value(c, "tile_x")),
-        unroll_max_step(space.Scalar(c, "auto_unroll_max_step")), unroll_explicit(space.Scalar(c, "unroll_explicit")) {}
+        unroll_max_step(space.Scalar(c, "auto_unroll_max_step")), unroll_explicit(space.Scalar(c, "unroll_explicit")),
+        vec(space.HasKnob("vec") ? space.Scalar(c, "vec") : 1) {}
 
   int64_t work_group() const { return f[2] * y[2] * x[2]; }
   int64_t accumulators() const { return f[1] * f[3] * y[1] * y[3] * x[1] * x[3]; }
@@ -33,14 +35,16 @@ struct DepthwiseTiles {
 
 class DepthwiseConv2d final : public KernelTemplate {
  public:
-  std::string_view name() const override { return "depthwise_conv2d_direct"; }
+  explicit DepthwiseConv2d(bool vectorized) : vectorized_(vectorized) {}
+  std::string_view name() const override { return vectorized_ ? "depthwise_conv2d_vec" : "depthwise_conv2d_direct"; }
   std::string_view op() const override { return "depthwise_conv2d"; }
   std::string_view description() const override {
-    return "direct, AutoTVM depthwise_conv2d_nchw knobs, input window fetched into local memory";
+    return vectorized_ ? "direct, AutoTVM depthwise_conv2d_nchw knobs plus vec: output columns in float vectors"
+                       : "direct, AutoTVM depthwise_conv2d_nchw knobs, input window fetched into local memory";
   }
   std::string_view kernel_name() const override { return "depthwise_conv2d"; }
   std::string_view source() const override {
-    static const std::string text = JoinKernelSources({"conv_common.cl", "depthwise_conv2d.cl"});
+    static const std::string text = JoinKernelSources({"vector_types.cl", "conv_common.cl", "depthwise_conv2d.cl"});
     return text;
   }
 
@@ -52,8 +56,10 @@ class DepthwiseConv2d final : public KernelTemplate {
     space.AddKnob(Knob::Split("tile_x", s.ow, 4));
     space.AddKnob(Knob::Discrete("auto_unroll_max_step", {0, 256, 1500}));
     space.AddKnob(Knob::Categorical("unroll_explicit", {0, 1}));
-    space.AddConstraint([s, limits](const ConfigSpace& sp, const Config& c) {
+    if (vectorized_) space.AddKnob(Knob::Discrete("vec", {1, 2, 4, 8, 16}));
+    space.AddConstraint([s, limits](const ConfigSpace& sp, const Config& c) -> std::optional<std::string> {
       const DepthwiseTiles t(sp, c);
+      if (t.x[3] % t.vec != 0) return "vec " + std::to_string(t.vec) + " does not divide tile_x[3]";
       return CheckConvLimits(t.work_group(), t.local_bytes(s), t.accumulators(), limits);
     });
     return space;
@@ -66,7 +72,7 @@ class DepthwiseConv2d final : public KernelTemplate {
            Define("KW", s.kw) + Define("STRIDE", s.stride) + Define("PAD", s.pad) + Define("DIL", s.dilation) +
            Define("OH", s.oh) + Define("OW", s.ow) + DefineSplit("TF", t.f) + DefineSplit("TY", t.y) +
            DefineSplit("TX", t.x) + Define("UNROLL_KX", t.Unrolled(s.kw)) + Define("UNROLL_KY", t.Unrolled(s.kh * s.kw)) +
-           Define("UNROLL_FETCH", t.unroll_explicit);
+           Define("UNROLL_FETCH", t.unroll_explicit) + Define("VEC", t.vec);
   }
 
   LaunchGeometry Geometry(const Workload& w, const ConfigSpace& space, const Config& c) const override {
@@ -105,12 +111,20 @@ class DepthwiseConv2d final : public KernelTemplate {
           }
       }
   }
+
+ private:
+  bool vectorized_;
 };
 
 }  // namespace
 
 const KernelTemplate& DepthwiseConv2dTemplate() {
-  static const DepthwiseConv2d instance;
+  static const DepthwiseConv2d instance(false);
+  return instance;
+}
+
+const KernelTemplate& DepthwiseConv2dVecTemplate() {
+  static const DepthwiseConv2d instance(true);
   return instance;
 }
 

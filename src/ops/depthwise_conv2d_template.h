@@ -6,5 +6,8 @@ namespace tt {
 // Depthwise conv2d (NCHW, channel multiplier 1), direct, with AutoTVM depthwise_conv2d_nchw
 // knobs; each work-group stages its input window in local memory (kernels/depthwise_conv2d.cl).
 const KernelTemplate& DepthwiseConv2dTemplate();
+// The same kernel with one knob beyond AutoTVM's set, vec: each work-item computes its
+// contiguous output columns in float vectors.
+const KernelTemplate& DepthwiseConv2dVecTemplate();
 
 }  // namespace tt

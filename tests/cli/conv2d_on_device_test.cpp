@@ -63,13 +63,7 @@ TEST(Conv2dOnDevice, WideVectorsAreCorrectAtEdgesStridesAndDilation) {
                             "n=1,ci=2,h=8,w=14,co=3,kh=3,kw=3,stride=1,pad=3,dilation=2"}) {
     const Workload w = ParseWorkload("conv2d", shape);
     const ConfigSpace space = t.Space(w, measurer.limits());
-    std::vector<Config> configs;
-    for (int64_t width : {4, 8, 16})
-      for (const Config& c : RandomValidConfigs(space, 3000, 5))
-        if (space.Scalar(c, "vec") == width) {
-          configs.push_back(c);
-          break;
-        }
+    const auto configs = testing::OneConfigPerVectorWidth(space, {4, 8, 16});
     ASSERT_EQ(configs.size(), 3u) << shape;
     ExpectAllCorrect(measurer, t, w, space, configs);
   }

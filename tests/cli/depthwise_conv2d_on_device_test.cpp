@@ -1,4 +1,4 @@
-// The depthwise template computes the right answer on the default OpenCL device on shapes
+// The depthwise sketches compute the right answer on the default OpenCL device on shapes
 // that stress the edges: odd channel counts, sizes no tile divides, strides 1, 2 and 4,
 // padding 0 to 3, dilation 2, batch 1 and 3, and the unrolled variants.
 #include "cli/on_device.h"
@@ -14,14 +14,16 @@ using testing::RandomValidConfigs;
 
 class DepthwiseOnDevice : public ::testing::TestWithParam<const char*> {};
 
-TEST_P(DepthwiseOnDevice, RandomValidConfigsAreCorrect) {
+TEST_P(DepthwiseOnDevice, RandomValidConfigsOfEverySketchAreCorrect) {
   OpenClMeasurer measurer(QuickMeasureOptions());
   const Workload w = ParseWorkload("depthwise_conv2d", GetParam());
-  const KernelTemplate& t = DepthwiseConv2dTemplate();
-  const ConfigSpace space = t.Space(w, measurer.limits());
-  const auto configs = RandomValidConfigs(space, 4, 11);
-  ASSERT_EQ(configs.size(), 4u);
-  ExpectAllCorrect(measurer, t, w, space, configs);
+  ASSERT_EQ(ApplicableTemplates(w).size(), 2u);
+  for (const KernelTemplate* t : ApplicableTemplates(w)) {
+    const ConfigSpace space = t->Space(w, measurer.limits());
+    const auto configs = RandomValidConfigs(space, 3, 11);
+    ASSERT_EQ(configs.size(), 3u) << t->name();
+    ExpectAllCorrect(measurer, *t, w, space, configs);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(EdgeShapes, DepthwiseOnDevice,
@@ -44,6 +46,21 @@ TEST(DepthwiseOnDevice, UnrollVariantsAreCorrect) {
       configs.push_back(c);
   ASSERT_EQ(configs.size(), 3u);
   ExpectAllCorrect(measurer, t, w, space, configs);
+}
+
+// The vector sketch with 4-, 8- and 16-wide vectors: contiguous loads at stride 1, lane by
+// lane at stride 2, and with dilation.
+TEST(DepthwiseOnDevice, WideVectorsAreCorrectAtStridesAndDilation) {
+  OpenClMeasurer measurer(QuickMeasureOptions());
+  const KernelTemplate& t = DepthwiseConv2dVecTemplate();
+  for (const char* shape : {"n=2,c=5,h=9,w=16,kh=3,kw=3,stride=1,pad=1", "n=1,c=3,h=11,w=32,kh=3,kw=3,stride=2,pad=1",
+                            "n=1,c=4,h=8,w=14,kh=3,kw=3,stride=1,pad=3,dilation=2"}) {
+    const Workload w = ParseWorkload("depthwise_conv2d", shape);
+    const ConfigSpace space = t.Space(w, measurer.limits());
+    const auto configs = testing::OneConfigPerVectorWidth(space, {4, 8, 16});
+    ASSERT_EQ(configs.size(), 3u) << shape;
+    ExpectAllCorrect(measurer, t, w, space, configs);
+  }
 }
 
 }  // namespace

@@ -29,6 +29,20 @@ inline std::vector<Config> RandomValidConfigs(const ConfigSpace& space, size_t c
   return configs;
 }
 
+// One random valid config for each of these values of the knob "vec" (fewer when some width
+// has no valid config).
+inline std::vector<Config> OneConfigPerVectorWidth(const ConfigSpace& space, const std::vector<int64_t>& widths) {
+  std::vector<Config> configs;
+  const auto pool = RandomValidConfigs(space, 3000, 5);
+  for (int64_t width : widths)
+    for (const Config& c : pool)
+      if (space.Scalar(c, "vec") == width) {
+        configs.push_back(c);
+        break;
+      }
+  return configs;
+}
+
 // Every config must measure with status ok, i.e. compute the reference's answer.
 inline void ExpectAllCorrect(OpenClMeasurer& measurer, const KernelTemplate& t, const Workload& w,
                              const ConfigSpace& space, const std::vector<Config>& configs) {

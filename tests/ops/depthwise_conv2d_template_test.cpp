@@ -60,6 +60,22 @@ TEST(DepthwiseSpace, HasAutoTvmDepthwiseConv2dNchwKnobs) {
   EXPECT_EQ(DepthwiseConv2dTemplate().Flops(w), 2.0 * 32 * 112 * 112 * 9);
 }
 
+TEST(DepthwiseVecSpace, AddsAVectorWidthThatMustDivideTheContiguousColumns) {
+  const Workload w = ParseWorkload("depthwise_conv2d", "n=1,c=16,h=32,w=32,kh=3,kw=3,stride=1,pad=1");
+  const KernelTemplate& t = DepthwiseConv2dVecTemplate();
+  const ConfigSpace space = t.Space(w, kCpuLimits);
+  ASSERT_EQ(space.num_knobs(), 6u);
+  EXPECT_EQ(space.knob(5).name(), "vec");
+  const Config fits = Pick(space, {{"tile_f", {16, 1, 1, 1}}, {"tile_y", {32, 1, 1, 1}}, {"tile_x", {1, 2, 1, 16}}, {"vec", {16}}});
+  EXPECT_TRUE(space.IsValid(fits)) << *space.WhyInvalid(fits);
+  EXPECT_NE(t.BuildOptions(w, space, fits).find("-D VEC=16"), std::string::npos);
+  const Config misfit = Pick(space, {{"tile_f", {16, 1, 1, 1}}, {"tile_y", {32, 1, 1, 1}}, {"tile_x", {2, 2, 2, 4}}, {"vec", {8}}});
+  EXPECT_NE(space.WhyInvalid(misfit).value_or("").find("vec 8 does not divide tile_x[3]"), std::string::npos);
+  EXPECT_NE(DepthwiseConv2dTemplate().BuildOptions(w, DepthwiseConv2dTemplate().Space(w, kCpuLimits), Config(5, 0))
+                .find("-D VEC=1"), std::string::npos);
+  EXPECT_EQ(ApplicableTemplates(w).size(), 2u);
+}
+
 TEST(DepthwiseSpace, LimitsInvalidateBeforeCompiling) {
   const Workload w = ParseWorkload("depthwise_conv2d", "n=1,c=64,h=64,w=64,kh=3,kw=3,stride=1,pad=1");
   const DeviceLimits small{256, 16 * 1024};
