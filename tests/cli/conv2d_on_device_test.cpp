@@ -56,17 +56,10 @@ TEST(Conv2dOnDevice, UnrollVariantsAreCorrect) {
 // The vector sketch with 4-, 8- and 16-wide vectors: contiguous loads at stride 1, lane by
 // lane at the padded edges, at stride 2 and with dilation.
 TEST(Conv2dOnDevice, WideVectorsAreCorrectAtEdgesStridesAndDilation) {
-  OpenClMeasurer measurer(QuickMeasureOptions());
-  const KernelTemplate& t = Conv2dDirectVecTemplate();
-  for (const char* shape : {"n=1,ci=3,h=9,w=16,co=4,kh=3,kw=3,stride=1,pad=1",
-                            "n=2,ci=3,h=11,w=32,co=5,kh=3,kw=3,stride=2,pad=1",
-                            "n=1,ci=2,h=8,w=14,co=3,kh=3,kw=3,stride=1,pad=3,dilation=2"}) {
-    const Workload w = ParseWorkload("conv2d", shape);
-    const ConfigSpace space = t.Space(w, measurer.limits());
-    const auto configs = testing::OneConfigPerVectorWidth(space, {4, 8, 16});
-    ASSERT_EQ(configs.size(), 3u) << shape;
-    ExpectAllCorrect(measurer, t, w, space, configs);
-  }
+  testing::ExpectWideVectorsCorrect(Conv2dDirectVecTemplate(),
+                                    {"n=1,ci=3,h=9,w=16,co=4,kh=3,kw=3,stride=1,pad=1",
+                                     "n=2,ci=3,h=11,w=32,co=5,kh=3,kw=3,stride=2,pad=1",
+                                     "n=1,ci=2,h=8,w=14,co=3,kh=3,kw=3,stride=1,pad=3,dilation=2"});
 }
 
 }  // namespace

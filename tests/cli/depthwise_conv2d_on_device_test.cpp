@@ -51,16 +51,10 @@ TEST(DepthwiseOnDevice, UnrollVariantsAreCorrect) {
 // The vector sketch with 4-, 8- and 16-wide vectors: contiguous loads at stride 1, lane by
 // lane at stride 2, and with dilation.
 TEST(DepthwiseOnDevice, WideVectorsAreCorrectAtStridesAndDilation) {
-  OpenClMeasurer measurer(QuickMeasureOptions());
-  const KernelTemplate& t = DepthwiseConv2dVecTemplate();
-  for (const char* shape : {"n=2,c=5,h=9,w=16,kh=3,kw=3,stride=1,pad=1", "n=1,c=3,h=11,w=32,kh=3,kw=3,stride=2,pad=1",
-                            "n=1,c=4,h=8,w=14,kh=3,kw=3,stride=1,pad=3,dilation=2"}) {
-    const Workload w = ParseWorkload("depthwise_conv2d", shape);
-    const ConfigSpace space = t.Space(w, measurer.limits());
-    const auto configs = testing::OneConfigPerVectorWidth(space, {4, 8, 16});
-    ASSERT_EQ(configs.size(), 3u) << shape;
-    ExpectAllCorrect(measurer, t, w, space, configs);
-  }
+  testing::ExpectWideVectorsCorrect(DepthwiseConv2dVecTemplate(),
+                                    {"n=2,c=5,h=9,w=16,kh=3,kw=3,stride=1,pad=1",
+                                     "n=1,c=3,h=11,w=32,kh=3,kw=3,stride=2,pad=1",
+                                     "n=1,c=4,h=8,w=14,kh=3,kw=3,stride=1,pad=3,dilation=2"});
 }
 
 }  // namespace

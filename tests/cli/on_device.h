@@ -53,3 +53,19 @@ inline void ExpectAllCorrect(OpenClMeasurer& measurer, const KernelTemplate& t, 
 }
 
 }  // namespace tt::testing
+
+namespace tt::testing {
+
+// A vector sketch computes right with 4-, 8- and 16-wide vectors on each of these shapes.
+inline void ExpectWideVectorsCorrect(const KernelTemplate& t, const std::vector<const char*>& shapes) {
+  OpenClMeasurer measurer(QuickMeasureOptions());
+  for (const char* shape : shapes) {
+    const Workload w = ParseWorkload(t.op(), shape);
+    const ConfigSpace space = t.Space(w, measurer.limits());
+    const auto configs = OneConfigPerVectorWidth(space, {4, 8, 16});
+    ASSERT_EQ(configs.size(), 3u) << shape;
+    ExpectAllCorrect(measurer, t, w, space, configs);
+  }
+}
+
+}  // namespace tt::testing

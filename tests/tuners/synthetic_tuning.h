@@ -4,11 +4,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "space/config_space.h"
 #include "tuners/tuner.h"
+#include "tuners/tuner_factory.h"
 
 namespace tt::testing {
 
@@ -117,6 +119,23 @@ inline size_t TrialsToOptimum(Tuner& tuner, const ConfigSpace& space, const Conf
 inline size_t Median(std::vector<size_t> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
+}
+
+// PeakSpace's single best config.
+inline Config PeakOptimum(const ConfigSpace& space) {
+  return *space.FromKey("tile_a=[2,4,2];tile_b=[2,2,2];tile_c=[2,2];unroll=4;axis=1");
+}
+
+// Median over seeds 1..30 of the trials tuner `name` (default options) needs to measure
+// PeakSpace's optimum.
+inline size_t MedianTrialsToPeakOptimum(const std::string& name) {
+  const ConfigSpace space = PeakSpace();
+  std::vector<size_t> trials;
+  for (uint64_t seed = 1; seed <= 30; ++seed) {
+    auto tuner = MakeTuner(name, space, seed, {});
+    trials.push_back(TrialsToOptimum(*tuner, space, PeakOptimum(space)));
+  }
+  return Median(trials);
 }
 
 }  // namespace tt::testing
