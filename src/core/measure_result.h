@@ -26,6 +26,9 @@ struct MeasureResult {
   double gflops = 0;            // from time_s; 0 unless ok
   double compile_s = 0;
   std::string error;            // compiler log or failure text; empty when ok
+  // A failure of the environment rather than of the config (the worker killed from outside, a
+  // garbled reply, a timeout that a loaded machine may explain): later runs may measure it again.
+  bool transient = false;
 
   bool ok() const { return status == MeasureStatus::kOk; }
   static MeasureResult Failure(MeasureStatus status, std::string error);

@@ -2,9 +2,11 @@
 
 namespace tt {
 
-std::vector<MeasureResult> FakeMeasurer::Measure(const MeasureTask& task, const std::vector<Config>& batch) {
+MeasuredBatch FakeMeasurer::Measure(const MeasureTask& task, const std::vector<Config>& batch,
+                                    const std::atomic<bool>*) {
   const double flops = task.kernel ? task.kernel->Flops(task.workload) : 1e9;
-  std::vector<MeasureResult> results;
+  MeasuredBatch measured;
+  auto& results = measured.results;
   for (const Config& config : batch) {
     if (auto why = task.space->WhyInvalid(config)) {
       results.push_back(MeasureResult::Failure(MeasureStatus::kInvalidConfig, std::move(*why)));
@@ -19,7 +21,7 @@ std::vector<MeasureResult> FakeMeasurer::Measure(const MeasureTask& task, const 
     const double t = flops / (gflops * 1e9);
     results.push_back(MeasureResult::Success({t, t, t}, flops, 0));
   }
-  return results;
+  return measured;
 }
 
 }  // namespace tt

@@ -15,7 +15,8 @@ class FakeMeasurer : public Measurer {
   explicit FakeMeasurer(GflopsFunction gflops) : gflops_(std::move(gflops)) {}
 
   // Times follow from the GFLOPS and the task's FLOPs (1 GFLOP when the task has no kernel).
-  std::vector<MeasureResult> Measure(const MeasureTask& task, const std::vector<Config>& batch) override;
+  MeasuredBatch Measure(const MeasureTask& task, const std::vector<Config>& batch,
+                        const std::atomic<bool>* stop = nullptr) override;
   size_t measured() const { return measured_; }  // valid configs answered so far
 
  private:

@@ -1,5 +1,6 @@
 #include "measure/opencl_measurer.h"
 
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
@@ -12,6 +13,9 @@ namespace tt {
 namespace {
 
 constexpr double kStartTimeoutS = 60;  // OpenCL platform start-up is slow on some drivers
+// A config whose first timed launches are this many times slower than the task's best is timed
+// no further: the search needs to know it is slow, not how slow to the last percent.
+constexpr double kGiveUpFactor = 3;
 
 std::string Seconds(double s) {
   std::ostringstream text;
@@ -48,6 +52,7 @@ void OpenClMeasurer::StartWorker() {
 
 std::string OpenClMeasurer::DropWorker(double grace_s) {
   std::string how = worker_->WaitForExit(grace_s);
+  last_exit_signal_ = worker_->TermSignal();
   how = (worker_->Crashed() ? "worker crashed (" : "worker exited (") + how + ")";
   if (const std::string& output = worker_->error_output(); !output.empty())
     how += "; its last output:\n" + output.substr(output.size() > 1000 ? output.size() - 1000 : 0);
@@ -56,9 +61,10 @@ std::string OpenClMeasurer::DropWorker(double grace_s) {
   return how;
 }
 
-void OpenClMeasurer::Prepare(const MeasureTask& task) {
+// The worker keeps several workloads prepared, so switching back to one costs a round trip.
+bool OpenClMeasurer::Prepare(const MeasureTask& task, const std::atomic<bool>* stop) {
   const std::string key = std::string(task.kernel->name()) + " " + task.workload.Key();
-  if (prepared_ == key) return;
+  if (prepared_ == key) return true;
   WorkerRequest request;
   request.kind = WorkerRequest::Kind::kPrepare;
   request.template_name = task.kernel->name();
@@ -66,21 +72,42 @@ void OpenClMeasurer::Prepare(const MeasureTask& task) {
   std::string line;
   if (!worker_->Send(EncodeRequest(request)))
     throw EnvironmentError("preparing " + key + ": " + DropWorker(1));
-  const auto status = worker_->ReadLine(options_.prepare_timeout_s, line);
-  if (status == WorkerProcess::ReadStatus::kTimeout)
-    throw EnvironmentError("preparing inputs and the CPU reference of " + key + " took more than " +
-                           Seconds(options_.prepare_timeout_s) + " s (" + DropWorker(0) + ")");
-  if (status == WorkerProcess::ReadStatus::kClosed)
-    throw EnvironmentError("preparing " + key + ": " + DropWorker(1));
+  switch (worker_->ReadLine(options_.prepare_timeout_s, line, stop)) {
+    case WorkerProcess::ReadStatus::kStopped:
+      DropWorker(0);
+      return false;
+    case WorkerProcess::ReadStatus::kTimeout:
+      throw EnvironmentError("preparing inputs and the CPU reference of " + key + " took more than " +
+                             Seconds(options_.prepare_timeout_s) + " s (" + DropWorker(0) + ")");
+    case WorkerProcess::ReadStatus::kClosed:
+      throw EnvironmentError("preparing " + key + ": " + DropWorker(1));
+    case WorkerProcess::ReadStatus::kLine:
+      break;
+  }
   const auto result = DecodeResult(line);
   if (!result || !result->ok())
     throw EnvironmentError("worker cannot prepare " + key + ": " + (result ? result->error : "malformed reply"));
   prepared_ = key;
+  return true;
 }
 
-MeasureResult OpenClMeasurer::MeasureValid(const MeasureTask& task, const Config& config) {
+MeasureResult OpenClMeasurer::WorkerLost() {
+  MeasureResult lost = MeasureResult::Failure(MeasureStatus::kRuntimeError, DropWorker(1));
+  // A kernel that faults ends the worker with one of these; any other signal came from outside
+  // (a kill, the OOM killer), which says nothing about the config.
+  switch (last_exit_signal_) {
+    case SIGSEGV: case SIGBUS: case SIGILL: case SIGFPE: case SIGABRT: case SIGTRAP: case 0:
+      break;
+    default:
+      lost.transient = true;
+  }
+  return lost;
+}
+
+std::optional<MeasureResult> OpenClMeasurer::MeasureValid(const MeasureTask& task, const Config& config,
+                                                          const std::atomic<bool>* stop) {
   if (!worker_) StartWorker();
-  Prepare(task);
+  if (!Prepare(task, stop)) return std::nullopt;
   WorkerRequest request;
   request.template_name = task.kernel->name();
   request.workload_key = task.workload.Key();
@@ -89,33 +116,60 @@ MeasureResult OpenClMeasurer::MeasureValid(const MeasureTask& task, const Config
   request.flops = task.kernel->Flops(task.workload);
   request.min_time_s = options_.min_time_s;
   request.max_repeats = options_.max_repeats;
+  request.give_up_slower_than_s = task.best_time_s > 0 ? kGiveUpFactor * task.best_time_s : 0;
   std::string line;
-  if (!worker_->Send(EncodeRequest(request))) return MeasureResult::Failure(MeasureStatus::kRuntimeError, DropWorker(1));
-  switch (worker_->ReadLine(options_.timeout_s, line)) {
-    case WorkerProcess::ReadStatus::kTimeout:
+  if (!worker_->Send(EncodeRequest(request))) return WorkerLost();
+  switch (worker_->ReadLine(options_.timeout_s, line, stop)) {
+    case WorkerProcess::ReadStatus::kStopped:
       DropWorker(0);
-      return MeasureResult::Failure(MeasureStatus::kTimeout, "no result within " + Seconds(options_.timeout_s) +
-                                                                 " s (compile and run); the worker was killed");
+      return std::nullopt;
+    case WorkerProcess::ReadStatus::kTimeout: {
+      DropWorker(0);
+      auto timeout = MeasureResult::Failure(MeasureStatus::kTimeout, "no result within " + Seconds(options_.timeout_s) +
+                                                                        " s (compile and run); the worker was killed");
+      timeout.transient = true;  // a loaded machine may explain it: one later retry (see the history's seeding)
+      return timeout;
+    }
     case WorkerProcess::ReadStatus::kClosed:
-      return MeasureResult::Failure(MeasureStatus::kRuntimeError, DropWorker(1));
+      return WorkerLost();
     case WorkerProcess::ReadStatus::kLine:
       break;
   }
   if (auto result = DecodeResult(line)) return *result;
   DropWorker(0);
-  return MeasureResult::Failure(MeasureStatus::kRuntimeError, "malformed reply from the worker: " + line.substr(0, 200));
+  auto garbled = MeasureResult::Failure(MeasureStatus::kRuntimeError, "malformed reply from the worker: " + line.substr(0, 200));
+  garbled.transient = true;
+  return garbled;
 }
 
-std::vector<MeasureResult> OpenClMeasurer::Measure(const MeasureTask& task, const std::vector<Config>& batch) {
-  std::vector<MeasureResult> results;
-  results.reserve(batch.size());
+MeasuredBatch OpenClMeasurer::Measure(const MeasureTask& task, const std::vector<Config>& batch,
+                                      const std::atomic<bool>* stop) {
+  MeasuredBatch measured;
+  measured.results.reserve(batch.size());
   for (const Config& config : batch) {
-    if (auto why = task.space->WhyInvalid(config))
-      results.push_back(MeasureResult::Failure(MeasureStatus::kInvalidConfig, std::move(*why)));
-    else
-      results.push_back(MeasureValid(task, config));
+    if (stop && stop->load()) {
+      measured.end = MeasuredBatch::End::kStopped;
+      break;
+    }
+    if (auto why = task.space->WhyInvalid(config)) {
+      measured.results.push_back(MeasureResult::Failure(MeasureStatus::kInvalidConfig, std::move(*why)));
+      continue;
+    }
+    try {
+      auto result = MeasureValid(task, config, stop);
+      if (!result) {
+        measured.end = MeasuredBatch::End::kStopped;
+        break;
+      }
+      measured.results.push_back(std::move(*result));
+    } catch (const EnvironmentError& e) {
+      if (worker_) DropWorker(0);
+      measured.end = MeasuredBatch::End::kBrokenEnvironment;
+      measured.error = e.what();
+      break;
+    }
   }
-  return results;
+  return measured;
 }
 
 std::string DefaultWorkerPath() {

@@ -2,6 +2,7 @@
 // Measures configs on an OpenCL device through a tensortune-worker process, so that a kernel
 // that crashes or hangs costs one trial, not the run. This process never touches OpenCL.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,18 +32,23 @@ class OpenClMeasurer : public Measurer {
   const DeviceInfo& device() const { return device_; }
   DeviceLimits limits() const { return {device_.max_work_group_size, device_.local_mem_bytes}; }
 
-  std::vector<MeasureResult> Measure(const MeasureTask& task, const std::vector<Config>& batch) override;
+  // Throws nothing: a worker that cannot be restarted ends the batch as kBrokenEnvironment.
+  MeasuredBatch Measure(const MeasureTask& task, const std::vector<Config>& batch,
+                        const std::atomic<bool>* stop = nullptr) override;
 
  private:
   void StartWorker();
-  void Prepare(const MeasureTask& task);
-  MeasureResult MeasureValid(const MeasureTask& task, const Config& config);
+  bool Prepare(const MeasureTask& task, const std::atomic<bool>* stop);  // false: stopped
+  std::optional<MeasureResult> MeasureValid(const MeasureTask& task, const Config& config,
+                                            const std::atomic<bool>* stop);  // nullopt: stopped
+  MeasureResult WorkerLost();  // the worker died during a config: a crash of it, or from outside
   std::string DropWorker(double grace_s);  // reaps the worker and says how it ended
 
   OpenClMeasurerOptions options_;
   DeviceInfo device_;
   std::unique_ptr<WorkerProcess> worker_;  // null after a crash or timeout until the next config
-  std::string prepared_;                   // the template and workload the worker holds
+  std::string prepared_;                   // the template and workload the worker serves next
+  int last_exit_signal_ = 0;               // the signal that ended the last dropped worker, or 0
 };
 
 // tensortune-worker next to the running program, or $TENSORTUNE_WORKER when set.

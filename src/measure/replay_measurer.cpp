@@ -2,8 +2,10 @@
 
 namespace tt {
 
-std::vector<MeasureResult> ReplayMeasurer::Measure(const MeasureTask& task, const std::vector<Config>& batch) {
-  std::vector<MeasureResult> results;
+MeasuredBatch ReplayMeasurer::Measure(const MeasureTask& task, const std::vector<Config>& batch,
+                                      const std::atomic<bool>*) {
+  MeasuredBatch measured;
+  auto& results = measured.results;
   results.reserve(batch.size());
   for (const Config& config : batch) {
     const auto it = recorded_.find(task.space->Key(config));
@@ -11,7 +13,7 @@ std::vector<MeasureResult> ReplayMeasurer::Measure(const MeasureTask& task, cons
                           ? it->second
                           : MeasureResult::Failure(MeasureStatus::kInvalidConfig, "never recorded in the history"));
   }
-  return results;
+  return measured;
 }
 
 }  // namespace tt

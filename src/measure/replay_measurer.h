@@ -14,7 +14,8 @@ class ReplayMeasurer : public Measurer {
   explicit ReplayMeasurer(std::unordered_map<std::string, MeasureResult> recorded)
       : recorded_(std::move(recorded)) {}
 
-  std::vector<MeasureResult> Measure(const MeasureTask& task, const std::vector<Config>& batch) override;
+  MeasuredBatch Measure(const MeasureTask& task, const std::vector<Config>& batch,
+                        const std::atomic<bool>* stop = nullptr) override;
 
  private:
   std::unordered_map<std::string, MeasureResult> recorded_;

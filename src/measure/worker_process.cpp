@@ -92,7 +92,8 @@ bool WorkerProcess::Send(std::string_view line) {
   return true;
 }
 
-WorkerProcess::ReadStatus WorkerProcess::ReadLine(double timeout_s, std::string& line) {
+WorkerProcess::ReadStatus WorkerProcess::ReadLine(double timeout_s, std::string& line, const std::atomic<bool>* stop) {
+  constexpr int64_t kStopPollMs = 50;
   const auto deadline = Deadline(timeout_s);
   while (true) {
     if (const size_t end = buffer_.find('\n'); end != std::string::npos) {
@@ -103,8 +104,9 @@ WorkerProcess::ReadStatus WorkerProcess::ReadLine(double timeout_s, std::string&
     if (closed_) return ReadStatus::kClosed;
     const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left <= 0) return ReadStatus::kTimeout;
+    if (stop && stop->load()) return ReadStatus::kStopped;
     pollfd p[2] = {{fd_, POLLIN, 0}, {error_fd_, POLLIN, 0}};  // a negative fd is ignored
-    const int ready = poll(p, 2, static_cast<int>(std::min<int64_t>(left, 60'000)));
+    const int ready = poll(p, 2, static_cast<int>(std::min<int64_t>(left, stop ? kStopPollMs : 60'000)));
     if (ready <= 0) continue;  // timeout re-checked above; EINTR retried
     if (p[1].revents) ReadErrors();
     if (!p[0].revents) continue;
@@ -132,6 +134,7 @@ std::string WorkerProcess::WaitForExit(double grace_s) {
   reaped_ = true;
   ReadErrors();
   crashed_ = !killed && WIFSIGNALED(status);
+  term_signal_ = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   exit_description_ = Describe(status);
   return exit_description_;
 }

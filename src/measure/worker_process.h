@@ -4,6 +4,7 @@
 // The child's stderr (driver and compiler chatter) is kept, last few KiB only, to explain crashes.
 #include <sys/types.h>
 
+#include <atomic>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,14 +21,16 @@ class WorkerProcess {
 
   bool Send(std::string_view line);  // appends '\n'; false when the child has gone
 
-  enum class ReadStatus { kLine, kTimeout, kClosed };
-  // The next line without its '\n'. kClosed: the child closed its stdout (it exited or crashed).
-  ReadStatus ReadLine(double timeout_s, std::string& line);
+  enum class ReadStatus { kLine, kTimeout, kClosed, kStopped };
+  // The next line without its '\n'. kClosed: the child closed its stdout (it exited or crashed);
+  // kStopped: `stop` (may be null) became true while waiting.
+  ReadStatus ReadLine(double timeout_s, std::string& line, const std::atomic<bool>* stop = nullptr);
 
   // Waits up to grace_s for the child to exit, SIGKILLs it after that, reaps it and says how it
   // ended: "exit code 2", "signal 11: Segmentation fault".
   std::string WaitForExit(double grace_s);
   bool Crashed() const { return crashed_; }  // after WaitForExit: ended by a signal we did not send
+  int TermSignal() const { return term_signal_; }  // after WaitForExit: the signal that ended it, or 0
   const std::string& error_output() const { return error_tail_; }  // the end of the child's stderr
 
   pid_t pid() const { return pid_; }
@@ -43,6 +46,7 @@ class WorkerProcess {
   bool closed_ = false;
   bool reaped_ = false;
   bool crashed_ = false;
+  int term_signal_ = 0;
   std::string exit_description_;
 };
 

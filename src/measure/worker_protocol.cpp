@@ -74,7 +74,8 @@ std::string EncodeRequest(const WorkerRequest& r) {
               {"dims", r.geometry.dims},
               {"flops", r.flops},
               {"min_time_s", r.min_time_s},
-              {"max_repeats", r.max_repeats}});
+              {"max_repeats", r.max_repeats},
+              {"give_up_slower_than_s", r.give_up_slower_than_s}});
 }
 
 std::optional<WorkerRequest> DecodeRequest(std::string_view line) {
@@ -92,6 +93,7 @@ std::optional<WorkerRequest> DecodeRequest(std::string_view line) {
     r.flops = j.at("flops").get<double>();
     r.min_time_s = j.at("min_time_s").get<double>();
     r.max_repeats = j.at("max_repeats").get<int>();
+    r.give_up_slower_than_s = j.value("give_up_slower_than_s", 0.0);
     return r;
   });
 }

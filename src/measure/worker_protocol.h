@@ -33,6 +33,7 @@ struct WorkerRequest {
   double flops = 0;
   double min_time_s = 0.1;
   int max_repeats = 1000;
+  double give_up_slower_than_s = 0;  // > 0: stop timing once the first repeats are all slower
 };
 
 // Each encoding is one line of JSON without the trailing newline; decoding a malformed line

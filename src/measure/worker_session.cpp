@@ -1,5 +1,6 @@
 #include "measure/worker_session.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -12,7 +13,11 @@ namespace tt {
 namespace {
 
 constexpr uint64_t kInputSeed = 20240601;
-constexpr size_t kMaxLogBytes = 8192;  // the start of a compiler log says what went wrong
+// Prepared workloads are kept up to this much memory (host and device together): a network's
+// layers fit, and a CPU device shares the host's memory.
+constexpr size_t kMaxHeldBytes = size_t{2} << 30;
+constexpr size_t kMaxLogBytes = 8192;
+constexpr size_t kRepeatsBeforeGivingUp = 3;  // a slow config is still timed this often  // the start of a compiler log says what went wrong
 
 std::string Truncated(std::string log) {
   if (log.size() <= kMaxLogBytes) return log;
@@ -56,6 +61,7 @@ struct WorkerSession::Workspace {
   std::vector<ocl::FloatBuffer> buffers;
   size_t output = 0;
   std::vector<float> scratch;  // the output as read back
+  size_t bytes = 0;             // host and device memory held for this workload
 };
 
 WorkerSession::WorkerSession(const ocl::Device& device) : context_(device) {}
@@ -71,10 +77,19 @@ MeasureResult WorkerSession::Handle(const WorkerRequest& request) {
   }
 }
 
+size_t WorkerSession::HeldBytes() const {
+  size_t bytes = 0;
+  for (const auto& ws : workspaces_) bytes += ws->bytes;
+  return bytes;
+}
+
 MeasureResult WorkerSession::Prepare(const WorkerRequest& request) {
   const std::string key = request.template_name + " " + request.workload_key;
-  if (workspace_ && workspace_->key == key) return {};
-  workspace_.reset();
+  for (auto it = workspaces_.begin(); it != workspaces_.end(); ++it) {
+    if ((*it)->key != key) continue;
+    workspaces_.splice(workspaces_.begin(), workspaces_, it);
+    return {};
+  }
   auto ws = std::make_unique<Workspace>();
   ws->key = key;
   ws->kernel = FindTemplate(request.template_name);
@@ -82,6 +97,11 @@ MeasureResult WorkerSession::Prepare(const WorkerRequest& request) {
     return MeasureResult::Failure(MeasureStatus::kRuntimeError, "unknown template '" + request.template_name + "'");
   const Workload workload = Workload::FromKey(request.workload_key);
   const std::vector<BufferSpec> specs = ws->kernel->Buffers(workload);
+  size_t elements = 0;
+  for (const auto& spec : specs) elements += spec.elements;
+  // Room for the new workload first: what it needs must not sit beside what is evicted.
+  const size_t needed = 3 * elements * sizeof(float);  // host copy, device buffer, scratch/reference
+  while (!workspaces_.empty() && HeldBytes() + needed > kMaxHeldBytes) workspaces_.pop_back();
   Rng rng(kInputSeed);
   std::vector<const float*> inputs;
   size_t outputs = 0;
@@ -99,13 +119,14 @@ MeasureResult WorkerSession::Prepare(const WorkerRequest& request) {
     if (i != ws->output) inputs.push_back(ws->host[i].data());
   ws->kernel->Reference(workload, inputs, ws->host[ws->output].data());
   ws->scratch.resize(specs[ws->output].elements);
-  workspace_ = std::move(ws);
+  ws->bytes = needed;
+  workspaces_.push_front(std::move(ws));
   return {};
 }
 
 MeasureResult WorkerSession::BuildAndRun(const WorkerRequest& request) {
   const auto start = std::chrono::steady_clock::now();
-  const ocl::BuildResult build = context_.Build(workspace_->kernel->source(), request.build_options);
+  const ocl::BuildResult build = context_.Build(current().kernel->source(), request.build_options);
   const double compile_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!build.ok())
     return WithCompileTime(MeasureResult::Failure(MeasureStatus::kCompileError, Truncated(build.log)), compile_s);
@@ -117,7 +138,7 @@ MeasureResult WorkerSession::BuildAndRun(const WorkerRequest& request) {
 }
 
 MeasureResult WorkerSession::Run(const ocl::Program& program, const WorkerRequest& request, double compile_s) {
-  Workspace& ws = *workspace_;
+  Workspace& ws = current();
   ocl::Kernel kernel = program.CreateKernel(ws.kernel->kernel_name());
   for (size_t i = 0; i < ws.buffers.size(); ++i) {
     kernel.SetArg(static_cast<unsigned>(i), ws.buffers[i]);
@@ -133,10 +154,14 @@ MeasureResult WorkerSession::Run(const ocl::Program& program, const WorkerReques
   if (auto mismatch = FindMismatch(ws.scratch, ws.host[ws.output]))
     return WithCompileTime(MeasureResult::Failure(MeasureStatus::kWrongAnswer, *mismatch), compile_s);
   std::vector<double> times;
-  double total = 0;
+  double total = 0, fastest = std::numeric_limits<double>::infinity();
   while (times.empty() || (total < request.min_time_s && static_cast<int>(times.size()) < request.max_repeats)) {
     times.push_back(context_.Launch(kernel, g.dims, g.global, g.local));
     total += times.back();
+    fastest = std::min(fastest, times.back());
+    if (request.give_up_slower_than_s > 0 && times.size() >= kRepeatsBeforeGivingUp &&
+        fastest > request.give_up_slower_than_s)
+      break;
   }
   return MeasureResult::Success(std::move(times), request.flops, compile_s);
 }

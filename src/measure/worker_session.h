@@ -1,6 +1,7 @@
 #pragma once
 // The worker's side of measuring (tensortune-worker only): builds a config, checks its output
 // against the CPU reference and times it. Holds one workload's inputs and reference at a time.
+#include <list>
 #include <memory>
 
 #include "core/measure_result.h"
@@ -23,8 +24,11 @@ class WorkerSession {
   MeasureResult BuildAndRun(const WorkerRequest& request);
   MeasureResult Run(const ocl::Program& program, const WorkerRequest& request, double compile_s);
 
+  Workspace& current() { return *workspaces_.front(); }
+  size_t HeldBytes() const;
+
   ocl::Context context_;
-  std::unique_ptr<Workspace> workspace_;
+  std::list<std::unique_ptr<Workspace>> workspaces_;  // most recently used first
 };
 
 }  // namespace tt

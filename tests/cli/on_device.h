@@ -46,7 +46,7 @@ inline std::vector<Config> OneConfigPerVectorWidth(const ConfigSpace& space, con
 // Every config must measure with status ok, i.e. compute the reference's answer.
 inline void ExpectAllCorrect(OpenClMeasurer& measurer, const KernelTemplate& t, const Workload& w,
                              const ConfigSpace& space, const std::vector<Config>& configs) {
-  const auto results = measurer.Measure({&t, w, &space}, configs);
+  const auto results = measurer.Measure({&t, w, &space}, configs).results;
   for (size_t i = 0; i < configs.size(); ++i)
     EXPECT_EQ(results[i].status, MeasureStatus::kOk)
         << t.name() << " " << w.Key() << " " << space.Key(configs[i]) << ": " << results[i].error;

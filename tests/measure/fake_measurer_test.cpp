@@ -15,7 +15,7 @@ TEST(FakeMeasurer, AnswersFromTheFormula) {
   // x = 1 fails, the others run at x GFLOPS.
   FakeMeasurer measurer([](const ConfigSpace& s, const Config& c) { return s.Scalar(c, "x") == 1 ? 0.0 : s.Scalar(c, "x"); });
   const MeasureTask task{nullptr, Workload::FromKey("fake:n=1"), &space};
-  const auto results = measurer.Measure(task, {{0}, {1}, {2}, {3}});
+  const auto results = measurer.Measure(task, {{0}, {1}, {2}, {3}}).results;
   ASSERT_EQ(results.size(), 4u);
   EXPECT_EQ(results[0].status, MeasureStatus::kRuntimeError);
   ASSERT_TRUE(results[1].ok());
@@ -27,7 +27,7 @@ TEST(FakeMeasurer, AnswersFromTheFormula) {
   EXPECT_EQ(results[3].error, "x must stay below 4");
   EXPECT_EQ(measurer.measured(), 3u);
   // Deterministic: the same config gives the same times.
-  EXPECT_EQ(measurer.Measure(task, {{2}})[0].times_s, results[2].times_s);
+  EXPECT_EQ(measurer.Measure(task, {{2}}).results[0].times_s, results[2].times_s);
 }
 
 }  // namespace

@@ -5,6 +5,10 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <signal.h>
+#include <thread>
+#include <unistd.h>
 
 #include "core/errors.h"
 #include "ops/selftest_template.h"
@@ -41,7 +45,7 @@ TEST_F(SelftestMeasure, OkConfigIsVerifiedAndTimed) {
   EXPECT_FALSE(measurer.device().name.empty());
   EXPECT_GT(measurer.limits().max_work_group_size, 0u);
   EXPECT_GT(measurer.limits().local_mem_bytes, 0u);
-  const auto results = measurer.Measure(Task(), {With(SelftestBehaviour::kOk)});
+  const auto results = measurer.Measure(Task(), {With(SelftestBehaviour::kOk)}).results;
   ASSERT_EQ(results.size(), 1u);
   const MeasureResult& r = results[0];
   ASSERT_TRUE(r.ok()) << ToString(r.status) << ": " << r.error;
@@ -56,10 +60,11 @@ TEST_F(SelftestMeasure, OkConfigIsVerifiedAndTimed) {
 
 TEST_F(SelftestMeasure, SegfaultCostsOneTrialAndTheBatchGoesOn) {
   OpenClMeasurer measurer(TestOptions());
-  const auto results = measurer.Measure(Task(), {With(SelftestBehaviour::kSegfault), With(SelftestBehaviour::kOk)});
+  const auto results = measurer.Measure(Task(), {With(SelftestBehaviour::kSegfault), With(SelftestBehaviour::kOk)}).results;
   ASSERT_EQ(results.size(), 2u);
   EXPECT_EQ(results[0].status, MeasureStatus::kRuntimeError);
   EXPECT_NE(results[0].error.find("worker crashed (signal 11"), std::string::npos) << results[0].error;
+  EXPECT_FALSE(results[0].transient);  // the config's own fault: never measured again
   EXPECT_TRUE(results[1].ok()) << ToString(results[1].status) << ": " << results[1].error;
 }
 
@@ -68,19 +73,80 @@ TEST_F(SelftestMeasure, HangTimesOutAndTheBatchGoesOn) {
   // The first ok config fills POCL's kernel cache, so that the same config built by the
   // restarted worker fits in the short timeout even on a slow machine.
   const Config ok = With(SelftestBehaviour::kOk);
-  ASSERT_TRUE(measurer.Measure(Task(), {ok})[0].ok());
+  ASSERT_TRUE(measurer.Measure(Task(), {ok}).results[0].ok());
   const auto start = std::chrono::steady_clock::now();
-  const auto results = measurer.Measure(Task(), {With(SelftestBehaviour::kHang), ok});
+  const auto results = measurer.Measure(Task(), {With(SelftestBehaviour::kHang), ok}).results;
   ASSERT_EQ(results.size(), 2u);
   EXPECT_EQ(results[0].status, MeasureStatus::kTimeout) << results[0].error;
+  EXPECT_TRUE(results[0].transient);  // a loaded machine may explain it: a later run may retry
   EXPECT_TRUE(results[1].ok()) << ToString(results[1].status) << ": " << results[1].error;
   EXPECT_LT(SecondsSince(start), 3 + 5);  // the hang costs the timeout, not more
+}
+
+// The worker processes this process has started (children of any of its threads).
+std::vector<pid_t> ChildProcesses() {
+  std::vector<pid_t> children;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream in(task.path() / "children");
+    for (pid_t pid; in >> pid;) children.push_back(pid);
+  }
+  return children;
+}
+
+TEST_F(SelftestMeasure, StopAbandonsTheConfigInFlightAndKeepsTheFinishedOnes) {
+  OpenClMeasurer measurer(TestOptions(/*timeout_s=*/30));
+  std::atomic<bool> stop{false};
+  const auto start = std::chrono::steady_clock::now();
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    stop = true;
+  });
+  const MeasuredBatch batch =
+      measurer.Measure(Task(), {With(SelftestBehaviour::kOk), With(SelftestBehaviour::kHang), With(SelftestBehaviour::kOk)},
+                       &stop);
+  stopper.join();
+  EXPECT_EQ(batch.end, MeasuredBatch::End::kStopped);
+  ASSERT_EQ(batch.results.size(), 1u);  // the hang in flight is abandoned, not recorded as a timeout
+  EXPECT_TRUE(batch.results[0].ok()) << batch.results[0].error;
+  EXPECT_LT(SecondsSince(start), 3 + 2);  // within a fraction of a second of the stop
+  stop = false;  // the measurer goes on with a fresh worker
+  EXPECT_TRUE(measurer.Measure(Task(), {With(SelftestBehaviour::kOk)}, &stop).results.at(0).ok());
+}
+
+TEST_F(SelftestMeasure, WorkerKilledFromOutsideIsATransientFailure) {
+  OpenClMeasurer measurer(TestOptions(/*timeout_s=*/30));
+  std::thread killer([] {
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    for (pid_t pid : ChildProcesses()) kill(pid, SIGKILL);
+  });
+  const auto results = measurer.Measure(Task(), {With(SelftestBehaviour::kHang)}).results;
+  killer.join();
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].status, MeasureStatus::kRuntimeError) << results[0].error;
+  EXPECT_NE(results[0].error.find("signal 9"), std::string::npos) << results[0].error;
+  EXPECT_TRUE(results[0].transient);  // says nothing about the config: a later run measures it again
+}
+
+TEST_F(SelftestMeasure, WorkerGoneMidRunEndsTheBatchKeepingWhatWasMeasured) {
+  const auto dir = std::filesystem::temp_directory_path() / ("tt-worker-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const auto worker = dir / "tensortune-worker";
+  std::filesystem::copy_file(TENSORTUNE_WORKER_BIN, worker, std::filesystem::copy_options::overwrite_existing);
+  OpenClMeasurerOptions options = TestOptions();
+  options.worker_path = worker.string();
+  OpenClMeasurer measurer(options);
+  std::filesystem::remove_all(dir);  // the running worker lives on; a restart cannot happen
+  const MeasuredBatch batch = measurer.Measure(Task(), {With(SelftestBehaviour::kSegfault), With(SelftestBehaviour::kOk)});
+  EXPECT_EQ(batch.end, MeasuredBatch::End::kBrokenEnvironment);
+  ASSERT_EQ(batch.results.size(), 1u);
+  EXPECT_EQ(batch.results[0].status, MeasureStatus::kRuntimeError);
+  EXPECT_NE(batch.error.find("tensortune-worker"), std::string::npos) << batch.error;
 }
 
 TEST_F(SelftestMeasure, WrongAnswerAndCompileErrorAreStatuses) {
   OpenClMeasurer measurer(TestOptions());
   const auto results =
-      measurer.Measure(Task(), {With(SelftestBehaviour::kWrongAnswer), With(SelftestBehaviour::kCompileError)});
+      measurer.Measure(Task(), {With(SelftestBehaviour::kWrongAnswer), With(SelftestBehaviour::kCompileError)}).results;
   ASSERT_EQ(results.size(), 2u);
   EXPECT_EQ(results[0].status, MeasureStatus::kWrongAnswer) << results[0].error;
   EXPECT_NE(results[0].error.find("output["), std::string::npos) << results[0].error;
@@ -97,7 +163,7 @@ TEST_F(SelftestMeasure, InvalidConfigNeverReachesTheWorker) {
   OpenClMeasurer measurer(TestOptions(/*timeout_s=*/3));
   // Had the hang been sent, it would have cost the 3 s timeout and come back as a timeout.
   const auto start = std::chrono::steady_clock::now();
-  const auto results = measurer.Measure(Task(), {With(SelftestBehaviour::kHang)});
+  const auto results = measurer.Measure(Task(), {With(SelftestBehaviour::kHang)}).results;
   ASSERT_EQ(results.size(), 1u);
   EXPECT_EQ(results[0].status, MeasureStatus::kInvalidConfig);
   EXPECT_EQ(results[0].error, "no hanging here");
@@ -141,7 +207,7 @@ TEST(OpenClMeasurer, MeasuresAValidGemmConfig) {
   Rng rng(7);
   Config config = space.Random(rng);
   while (!space.IsValid(config)) config = space.Random(rng);
-  const MeasureResult r = measurer.Measure({gemm, workload, &space}, {config})[0];
+  const MeasureResult r = measurer.Measure({gemm, workload, &space}, {config}).results[0];
   EXPECT_TRUE(r.ok()) << ToString(r.status) << ": " << r.error;
 }
 

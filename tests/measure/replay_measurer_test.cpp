@@ -12,7 +12,7 @@ TEST(ReplayMeasurer, AnswersRecordedResultsAndRefusesTheRest) {
   const Config fast{1, 0}, broken{2, 1}, unknown{0, 0};
   ReplayMeasurer replay({{space.Key(fast), MeasureResult::Success({0.002, 0.001, 0.003}, 2e9, 0.5)},
                          {space.Key(broken), MeasureResult::Failure(MeasureStatus::kWrongAnswer, "C[3] = 1, expected 2")}});
-  const auto results = replay.Measure({nullptr, {}, &space}, {fast, broken, unknown});
+  const auto results = replay.Measure({nullptr, {}, &space}, {fast, broken, unknown}).results;
   ASSERT_EQ(results.size(), 3u);
   EXPECT_EQ(results[0].status, MeasureStatus::kOk);
   EXPECT_DOUBLE_EQ(results[0].gflops, 1000.0);  // 2e9 FLOP in the 2 ms median
