@@ -61,7 +61,9 @@ CREATE TABLE runs (
   started_at TEXT NOT NULL,
   ended_at TEXT,                              -- NULL while running or when the process died
   status TEXT NOT NULL DEFAULT 'running'      -- a killed run stays 'running'
-    CHECK (status IN ('running', 'finished', 'interrupted', 'failed'))
+    CHECK (status IN ('running', 'finished', 'interrupted', 'failed')),
+  error TEXT,                                 -- why a 'failed' run failed
+  network_run_id INTEGER REFERENCES network_runs (id)  -- the network run it is part of, if any
 );
 
 -- One measured configuration. Each batch of a run is written in one transaction, so a run
@@ -83,12 +85,75 @@ CREATE TABLE trials (
   compile_s REAL NOT NULL,                    -- OpenCL program build time
   batch INTEGER NOT NULL,                     -- batch number within the run
   started_at TEXT NOT NULL,
-  finished_at TEXT NOT NULL
+  finished_at TEXT NOT NULL,
+  -- 1: a failure of the environment, not of the config (the worker killed from outside, a
+  -- garbled reply, a timeout). Later runs measure such a config again; a config that timed
+  -- out twice counts as hanging.
+  transient INTEGER NOT NULL DEFAULT 0 CHECK (transient IN (0, 1))
 );
 
 -- Warm start and "never measure the same config twice" look trials up by task and config.
 CREATE INDEX trials_by_task ON trials (workload_id, template_id, device_id, config_key);
 CREATE INDEX trials_by_run ON trials (run_id);
+-- A config has at most one final (non-transient) result per task, whatever process wrote it.
+CREATE UNIQUE INDEX trials_final_once ON trials (workload_id, template_id, device_id, config_key)
+  WHERE transient = 0;
+
+-- Configs being measured right now. A run claims a batch's configs in a short transaction
+-- before measuring them and drops the claims when it records them, so two processes on one
+-- task never measure a config twice. Claims of a process that no longer exists are void.
+CREATE TABLE claims (
+  workload_id INTEGER NOT NULL,
+  template_id INTEGER NOT NULL,
+  device_id INTEGER NOT NULL,
+  config_key TEXT NOT NULL,
+  run_id INTEGER NOT NULL REFERENCES runs (id),
+  pid INTEGER NOT NULL,                       -- the claiming process (on this machine)
+  claimed_at TEXT NOT NULL,
+  PRIMARY KEY (workload_id, template_id, device_id, config_key)
+);
+
+-- One `tune-network` invocation: one trial budget shared by the tasks of a network. Each
+-- task x sketch gets its own row in runs, linked by runs.network_run_id.
+CREATE TABLE network_runs (
+  id INTEGER PRIMARY KEY,
+  network TEXT NOT NULL,                      -- 'resnet18', or the name in a user's file
+  batch INTEGER NOT NULL CHECK (batch >= 1),
+  device_id INTEGER NOT NULL REFERENCES devices (id),
+  scheduler TEXT NOT NULL,                    -- 'ucb', 'gradient' or 'round-robin'
+  sketch_policy TEXT NOT NULL,                -- 'ucb' or 'uniform'
+  tuner TEXT NOT NULL,
+  seed INTEGER NOT NULL,
+  trials_requested INTEGER NOT NULL,          -- the global trial budget
+  resume_key TEXT NOT NULL,                   -- the same command again continues this run
+  command TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  ended_at TEXT,
+  status TEXT NOT NULL DEFAULT 'running'
+    CHECK (status IN ('running', 'finished', 'interrupted', 'failed')),
+  error TEXT
+);
+
+-- The distinct workloads of a network run, with how often they occur in the network.
+CREATE TABLE network_tasks (
+  network_run_id INTEGER NOT NULL REFERENCES network_runs (id),
+  task_index INTEGER NOT NULL,
+  workload_id INTEGER NOT NULL REFERENCES workloads (id),
+  weight INTEGER NOT NULL CHECK (weight >= 1),  -- occurrences in the network
+  layers TEXT NOT NULL,                       -- the layer names it stands for
+  default_time_s REAL,                        -- the untuned default config's time, once measured
+  PRIMARY KEY (network_run_id, task_index)
+);
+
+-- The estimated network latency (sum of weight x best time per task) after each round.
+CREATE TABLE network_progress (
+  network_run_id INTEGER NOT NULL REFERENCES network_runs (id),
+  trials INTEGER NOT NULL,                    -- trials of the network run so far
+  latency_s REAL NOT NULL,
+  recorded_at TEXT NOT NULL,
+  PRIMARY KEY (network_run_id, trials)
+);
+CREATE INDEX runs_by_network_run ON runs (network_run_id);
 
 -- Trials with names instead of ids, for plain SQL.
 CREATE VIEW trials_view AS

@@ -5,7 +5,12 @@
 #include <sqlite3.h>
 
 #include <nlohmann/json.hpp>
+#include <cerrno>
+#include <chrono>
+#include <signal.h>
 #include <stdexcept>
+#include <unistd.h>
+#include <unordered_map>
 #include <utility>
 
 #include "core/errors.h"
@@ -14,19 +19,6 @@
 
 namespace tt {
 namespace {
-
-// SQLite failures after Open are a broken environment (disk full, lock held past the busy
-// timeout) unless a record broke a constraint, which is the caller's bug.
-template <typename F>
-auto Translated(const std::string& path, F&& f) -> decltype(f()) {
-  try {
-    return f();
-  } catch (const SQLite::Exception& e) {
-    const std::string what = "database " + path + ": " + e.what();
-    if (e.getErrorCode() == SQLITE_CONSTRAINT) throw std::invalid_argument(what);
-    throw EnvironmentError(what);
-  }
-}
 
 // The Ensure* statements find a row by its unique key or insert it; their no-op DO UPDATE
 // makes RETURNING give the id of an existing row too.
@@ -70,7 +62,7 @@ int64_t EnsureDevice(SQLite::Database& db, const DeviceInfo& d) {
 
 constexpr const char* kTrialColumns =
     "SELECT config_key, config_json, status, coalesce(error, ''), times_json, time_s, gflops, "
-    "compile_s, run_id, batch, started_at, finished_at FROM trials "
+    "compile_s, run_id, batch, started_at, finished_at, transient FROM trials "
     "WHERE workload_id = ? AND template_id = ? AND device_id = ? ";
 
 TrialRecord ReadTrial(SQLite::Statement& q) {
@@ -90,6 +82,7 @@ TrialRecord ReadTrial(SQLite::Statement& q) {
   r.batch = q.getColumn(9).getInt();
   r.started_at = q.getColumn(10).getString();
   r.finished_at = q.getColumn(11).getString();
+  r.result.transient = q.getColumn(12).getInt() != 0;
   return r;
 }
 
@@ -133,13 +126,67 @@ int64_t SqliteHistoryStore::BeginRun(const TaskIds& task, const RunInfo& info) {
   return Translated(path_, [&] {
     SQLite::Statement q(*db_,
                         "INSERT INTO runs (tuner, options_json, seed, command, device_id, "
-                        "workload_id, template_id, trials_requested, started_at) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                        "workload_id, template_id, trials_requested, started_at, network_run_id) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, nullif(?, 0))");
     SQLite::bind(q, info.tuner, info.options_json.empty() ? "{}" : info.options_json,
                  static_cast<int64_t>(info.seed), info.command, task.device, task.workload,
-                 task.kernel_template, info.trials_requested, UtcNowIso8601());
+                 task.kernel_template, info.trials_requested, UtcNowIso8601(), info.network_run_id);
     q.exec();
     return db_->getLastInsertRowid();
+  });
+}
+
+namespace {
+
+// Claims left by a process that has died (killed, crashed) no longer hold.
+void DropDeadClaims(SQLite::Database& db, const TaskIds& task) {
+  SQLite::Statement pids(db,
+                         "SELECT DISTINCT pid FROM claims WHERE workload_id = ? AND template_id = ? AND device_id = ?");
+  SQLite::bind(pids, task.workload, task.kernel_template, task.device);
+  std::vector<int64_t> dead;
+  while (pids.executeStep()) {
+    const auto pid = static_cast<pid_t>(pids.getColumn(0).getInt64());
+    if (kill(pid, 0) != 0 && errno == ESRCH) dead.push_back(pid);
+  }
+  SQLite::Statement drop(db, "DELETE FROM claims WHERE pid = ?");
+  for (int64_t pid : dead) {
+    drop.bind(1, pid);
+    drop.exec();
+    drop.reset();
+  }
+}
+
+}  // namespace
+
+std::vector<bool> SqliteHistoryStore::Claim(int64_t run_id, const TaskIds& task, const std::vector<std::string>& keys) {
+  return Translated(path_, [&] {
+    SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    DropDeadClaims(*db_, task);
+    SQLite::Statement taken(*db_,
+                            "SELECT EXISTS (SELECT 1 FROM trials WHERE workload_id = ?1 AND template_id = ?2 "
+                            "AND device_id = ?3 AND config_key = ?4 AND transient = 0) OR EXISTS (SELECT 1 FROM "
+                            "claims WHERE workload_id = ?1 AND template_id = ?2 AND device_id = ?3 AND "
+                            "config_key = ?4 AND run_id != ?5)");
+    SQLite::Statement claim(*db_,
+                            "INSERT OR REPLACE INTO claims (workload_id, template_id, device_id, config_key, "
+                            "run_id, pid, claimed_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    const std::string now = UtcNowIso8601();
+    std::vector<bool> claimed;
+    for (const std::string& key : keys) {
+      SQLite::bind(taken, task.workload, task.kernel_template, task.device, key, run_id);
+      taken.executeStep();
+      const bool free = taken.getColumn(0).getInt() == 0;
+      taken.reset();
+      if (free) {
+        SQLite::bind(claim, task.workload, task.kernel_template, task.device, key, run_id,
+                     static_cast<int64_t>(getpid()), now);
+        claim.exec();
+        claim.reset();
+      }
+      claimed.push_back(free);
+    }
+    transaction.commit();
+    return claimed;
   });
 }
 
@@ -150,8 +197,11 @@ void SqliteHistoryStore::RecordBatch(int64_t run_id, const TaskIds& task,
     SQLite::Statement q(*db_,
                         "INSERT INTO trials (run_id, workload_id, template_id, device_id, "
                         "config_key, config_json, status, error, times_json, time_s, gflops, "
-                        "compile_s, batch, started_at, finished_at) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?, nullif(?, ''), ?, ?, ?, ?, ?, ?, ?)");
+                        "compile_s, batch, started_at, finished_at, transient) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, nullif(?, ''), ?, ?, ?, ?, ?, ?, ?, ?)");
+    SQLite::Statement unclaim(*db_,
+                              "DELETE FROM claims WHERE workload_id = ? AND template_id = ? AND device_id = ? "
+                              "AND config_key = ? AND run_id = ?");
     const std::string now = UtcNowIso8601();
     for (const TrialRecord& r : records) {
       const MeasureResult& m = r.result;
@@ -159,22 +209,58 @@ void SqliteHistoryStore::RecordBatch(int64_t run_id, const TaskIds& task,
                    r.config_json, std::string(ToString(m.status)), m.error,
                    nlohmann::json(m.times_s).dump(), m.time_s, m.gflops, m.compile_s, r.batch,
                    r.started_at.empty() ? now : r.started_at,
-                   r.finished_at.empty() ? now : r.finished_at);
+                   r.finished_at.empty() ? now : r.finished_at, m.transient && !m.ok() ? 1 : 0);
       q.exec();
       q.reset();
+      SQLite::bind(unclaim, task.workload, task.kernel_template, task.device, r.config_key, run_id);
+      unclaim.exec();
+      unclaim.reset();
     }
     transaction.commit();
   });
 }
 
-void SqliteHistoryStore::EndRun(int64_t run_id, std::string_view status) {
+void SqliteHistoryStore::ReleaseClaims(int64_t run_id) {
+  Translated(path_, [&] {
+    SQLite::Statement q(*db_, "DELETE FROM claims WHERE run_id = ?");
+    q.bind(1, run_id);
+    q.exec();
+  });
+}
+
+void SqliteHistoryStore::EndRun(int64_t run_id, std::string_view status, std::string_view error) {
   const int changed = Translated(path_, [&] {
-    SQLite::Statement q(*db_, "UPDATE runs SET status = ?, ended_at = ? WHERE id = ?");
-    SQLite::bind(q, std::string(status), UtcNowIso8601(), run_id);
+    SQLite::Statement q(*db_, "UPDATE runs SET status = ?, ended_at = ?, error = nullif(?, '') WHERE id = ?");
+    SQLite::bind(q, std::string(status), UtcNowIso8601(), std::string(error), run_id);
     return q.exec();
   });
   if (changed == 0)
     throw std::invalid_argument("no run " + std::to_string(run_id) + " in " + path_);
+}
+
+std::vector<MeasuredConfig> SqliteHistoryStore::MeasuredConfigs(const TaskIds& task, bool retry_transient) const {
+  constexpr int kTimeoutsThatMeanHanging = 2;
+  return Translated(path_, [&] {
+    SQLite::Statement q(*db_,
+                        "SELECT config_key, status, gflops, time_s, transient FROM trials "
+                        "WHERE workload_id = ? AND template_id = ? AND device_id = ? ORDER BY id");
+    SQLite::bind(q, task.workload, task.kernel_template, task.device);
+    std::vector<MeasuredConfig> measured;
+    std::unordered_map<std::string, int> timeouts;
+    while (q.executeStep()) {
+      MeasuredConfig m{q.getColumn(0).getString(), MeasureStatus::kOk, q.getColumn(2).getDouble(),
+                       q.getColumn(3).getDouble()};
+      const auto status = ParseMeasureStatus(q.getColumn(1).getString());
+      if (!status) throw EnvironmentError("unknown trial status '" + q.getColumn(1).getString() + "' in the history");
+      m.status = *status;
+      const bool transient = q.getColumn(4).getInt() != 0;
+      if (transient && (retry_transient || m.status != MeasureStatus::kTimeout ||
+                        ++timeouts[m.config_key] != kTimeoutsThatMeanHanging))
+        continue;
+      measured.push_back(std::move(m));
+    }
+    return measured;
+  });
 }
 
 std::vector<TrialRecord> SqliteHistoryStore::Trials(const TaskIds& task) const {

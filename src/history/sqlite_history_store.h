@@ -40,6 +40,35 @@ struct RunInfo {
   uint64_t seed = 0;
   std::string command;
   int64_t trials_requested = 0;
+  int64_t network_run_id = 0;  // 0: not part of a network run
+};
+
+// What a task's history says of one config, for seeding a tuner: the lean columns only.
+struct MeasuredConfig {
+  std::string config_key;
+  MeasureStatus status = MeasureStatus::kOk;
+  double gflops = 0;
+  double time_s = 0;
+};
+
+// A `tune-network` run as recorded; the same command again finds it by its resume key.
+struct NetworkRunInfo {
+  std::string network;
+  int64_t batch = 1;
+  std::string scheduler;
+  std::string sketch_policy;
+  std::string tuner;
+  uint64_t seed = 0;
+  int64_t trials_requested = 0;
+  std::string resume_key;
+  std::string command;
+};
+
+struct NetworkTaskRow {
+  int64_t workload_id = 0;
+  int64_t weight = 1;
+  std::string layers;
+  std::optional<double> default_time_s;  // read back on resume
 };
 
 struct TrialRecord {
@@ -71,11 +100,21 @@ class SqliteHistoryStore {
   TaskIds EnsureTask(const Workload& workload, double flops, const TemplateRef& kernel_template,
                      const DeviceInfo& device);
   int64_t BeginRun(const TaskIds& task, const RunInfo& info);
-  // One transaction: either every record is written or none.
+  // Claims configs (by key) for measuring in this run, in one short transaction; returns which
+  // were claimed. A config already recorded (not transiently) or claimed by another living
+  // process is not, so two processes on one task never measure a config twice.
+  std::vector<bool> Claim(int64_t run_id, const TaskIds& task, const std::vector<std::string>& keys);
+  // One transaction: either every record is written or none; their claims are dropped with it.
   void RecordBatch(int64_t run_id, const TaskIds& task, const std::vector<TrialRecord>& records);
-  // status: "finished", "interrupted" or "failed".
-  void EndRun(int64_t run_id, std::string_view status);
+  void ReleaseClaims(int64_t run_id);
+  // status: "finished", "interrupted" or "failed" (then `error` says why).
+  void EndRun(int64_t run_id, std::string_view status, std::string_view error = {});
 
+  // The configs of a task that count as measured, oldest first: every final record, and a
+  // config that timed out in two runs (taken as hanging). Configs whose only records are
+  // transient failures are left out, so a later run measures them again; with
+  // `retry_transient` the twice-timed-out ones are left out too.
+  std::vector<MeasuredConfig> MeasuredConfigs(const TaskIds& task, bool retry_transient = false) const;
   std::vector<TrialRecord> Trials(const TaskIds& task) const;  // every run, oldest first
   std::optional<TrialRecord> Best(const TaskIds& task) const;  // fastest ok trial
   int64_t CountTrials(int64_t run_id) const;
@@ -84,6 +123,21 @@ class SqliteHistoryStore {
   // their task ids: what a replay can draw on. Nothing is added to the database.
   std::vector<std::pair<TaskIds, DeviceInfo>> RecordedTasks(const Workload& workload,
                                                             const TemplateRef& kernel_template) const;
+
+  // Network runs (history/network_runs.cpp). Begin finds the unfinished run with the same
+  // resume key on this device and continues it (resumed = true), else records a new one
+  // with its tasks.
+  struct NetworkRunStart {
+    int64_t id = 0;
+    bool resumed = false;
+    std::vector<NetworkTaskRow> tasks;
+  };
+  NetworkRunStart BeginNetworkRun(int64_t device_id, const NetworkRunInfo& info,
+                                  const std::vector<NetworkTaskRow>& tasks);
+  void SetDefaultTime(int64_t network_run_id, int task_index, double time_s);
+  int64_t NetworkTrialsUsed(int64_t network_run_id) const;  // trials of every run linked to it
+  void RecordNetworkProgress(int64_t network_run_id, int64_t trials, double latency_s);
+  void EndNetworkRun(int64_t network_run_id, std::string_view status, std::string_view error = {});
 
  private:
   SqliteHistoryStore(std::string path, std::unique_ptr<SQLite::Database> db);
