@@ -9,11 +9,12 @@
 #include <ostream>
 #include <unordered_map>
 
-#include "cli/tuning_loop.h"
+#include "cli/pins.h"
 #include "core/errors.h"
 #include "history/sqlite_history_store.h"
 #include "measure/replay_measurer.h"
 #include "ops/kernel_template.h"
+#include "schedule/task_loop.h"
 #include "tuners/tuner_factory.h"
 
 namespace tt {
@@ -52,18 +53,19 @@ std::pair<TaskIds, DeviceInfo> PickRecordedDevice(const std::vector<std::pair<Ta
                   what + " (" + known + "): pick one with --device");
 }
 
-ReplayRun Replay(Tuner& tuner, ReplayMeasurer& replay, const MeasureTask& task, const CompareOptions& o) {
+ReplayRun Replay(TuningTask& task, ReplayMeasurer& replay, const CompareOptions& o) {
   ReplayRun run;
   double best = 0;
-  const auto track = [&](const std::vector<Config>&, const std::vector<MeasureResult>& results) {
+  const auto track = [&](const TuningTask&, const std::vector<Config>&, const std::vector<MeasureResult>& results) {
     for (const auto& r : results) {
       if (r.ok()) best = std::max(best, r.gflops);
       run.best_so_far.push_back(best);
     }
-    return true;
   };
-  run.tuner_seconds = RunTuningLoop(tuner, replay, task, o.trials, o.batch_size, track).tuner_seconds;
-  run.model_fit_seconds = tuner.ModelFitSeconds();
+  Budget budget(o.trials);
+  RunTaskLoop(task, replay, budget, o.batch_size, nullptr, track);
+  run.tuner_seconds = task.tuner_seconds();
+  run.model_fit_seconds = task.ModelFitSeconds();
   return run;
 }
 
@@ -126,6 +128,7 @@ int RunCompare(const CompareOptions& o, std::ostream& out) {
   double best_recorded = 0;
   int64_t ok = 0;
   for (const auto& trial : store->Trials(ids)) {
+    if (trial.result.transient) continue;  // the environment failed, not the config
     const auto config = space.FromKey(trial.config_key);
     if (!config || !recorded.emplace(trial.config_key, trial.result).second) continue;
     points.push_back(*config);
@@ -151,12 +154,13 @@ int RunCompare(const CompareOptions& o, std::ostream& out) {
   ReplayMeasurer replay(recorded);
   std::string notes;
   std::vector<double> fits;
-  const MeasureTask task{&kernel, workload, &space};
   for (const auto& name : o.tuners) {
     std::vector<ReplayRun> runs;
     for (int64_t seed = 1; seed <= o.seeds; ++seed) {
-      auto tuner = MakeTuner(name, space, static_cast<uint64_t>(seed), {});
-      runs.push_back(Replay(*tuner, replay, task, o));
+      TuningTask task(kernel, workload, space, [&](const ConfigSpace& s) {
+        return MakeTuner(name, s, static_cast<uint64_t>(seed), {});
+      });
+      runs.push_back(Replay(task, replay, o));
     }
     out << TableRow(name, runs, best_recorded, checkpoints) << std::flush;
     for (const auto& r : runs) fits.insert(fits.end(), r.model_fit_seconds.begin(), r.model_fit_seconds.end());

@@ -8,6 +8,7 @@
 
 #include "cli/compare_command.h"
 #include "cli/list_commands.h"
+#include "cli/network_commands.h"
 #include "cli/tune_command.h"
 #include "core/errors.h"
 #include "tuners/tuner_factory.h"
@@ -70,6 +71,9 @@ void AddMeasuringOptions(CLI::App& cmd, tt::TuneOptions& o) {
   cmd.add_option("--device", o.device, "Device index or name fragment")->capture_default_str();
   cmd.add_option("--timeout", o.timeout_s, "Seconds allowed per configuration")->capture_default_str();
   cmd.add_option("--min-time", o.min_time_s, "Minimum total timed seconds per configuration")->capture_default_str();
+  cmd.add_option("--time-limit", o.time_limit_s, "Stop after this many seconds (0: no limit)")->capture_default_str();
+  cmd.add_flag("--retry-failed", o.retry_failed,
+               "Measure again configs whose only records are environment failures (timeouts included)");
   cmd.add_flag("--json", o.json, "Print one JSON summary instead of text");
 }
 
@@ -94,6 +98,36 @@ int main(int argc, char** argv) {
   tune.sweep_limit = 2000;
   sweep_cmd->add_option("--limit", tune.sweep_limit, "Most configurations to measure")->capture_default_str();
 
+  tt::TuneNetworkOptions net;
+  std::vector<std::string> net_tuner_opts;
+  app.add_subcommand("networks", "List the built-in networks");
+  std::string tasks_network;
+  int64_t tasks_batch = 1;
+  bool tasks_json = false;
+  auto* tasks_cmd = app.add_subcommand("tasks", "Show a network's tasks: distinct workloads, weights, FLOPs, sketches");
+  tasks_cmd->add_option("network", tasks_network, "Built-in network name or JSON file")->required();
+  tasks_cmd->add_option("--batch", tasks_batch, "Batch size")->capture_default_str();
+  tasks_cmd->add_flag("--json", tasks_json, "Print JSON");
+  auto* net_cmd = app.add_subcommand("tune-network", "Tune every layer of a network under one trial budget");
+  net_cmd->add_option("network", net.network, "Built-in network name or JSON file")->required();
+  net_cmd->add_option("--trials", net.trials, "Trials for the whole network")->required();
+  net_cmd->add_option("--batch", net.batch, "Batch size of the network")->capture_default_str();
+  net_cmd->add_option("--db", net.db, "History database (created if missing)")->capture_default_str();
+  net_cmd->add_option("--device", net.device, "Device index or name fragment")->capture_default_str();
+  net_cmd->add_option("--scheduler", net.scheduler, "Task scheduler: ucb, gradient, round-robin")->capture_default_str();
+  net_cmd->add_option("--sketch", net.sketch_policy, "Sketch selection within a task: ucb, uniform")->capture_default_str();
+  net_cmd->add_option("--tuner", net.tuner, fmt::format("Search strategy per sketch: {}", fmt::join(tt::TunerNames(), ", ")))
+      ->capture_default_str();
+  net_cmd->add_option("--tuner-opt", net_tuner_opts, "Tuner option key=value (repeatable)");
+  net_cmd->add_option("--ucb-c", net.ucb_c, "UCB exploration constant (tasks and sketches)")->capture_default_str();
+  net_cmd->add_option("--seed", net.seed, "Random seed")->capture_default_str();
+  net_cmd->add_option("--batch-size", net.batch_size, "Configurations per round")->capture_default_str();
+  net_cmd->add_option("--timeout", net.timeout_s, "Seconds allowed per configuration")->capture_default_str();
+  net_cmd->add_option("--min-time", net.min_time_s, "Minimum total timed seconds per configuration")->capture_default_str();
+  net_cmd->add_option("--time-limit", net.time_limit_s, "Stop after this many seconds (0: no limit)")->capture_default_str();
+  net_cmd->add_flag("--retry-failed", net.retry_failed, "Measure again configs whose only records are environment failures");
+  net_cmd->add_flag("--json", net.json, "Print one JSON summary instead of text");
+
   tt::CompareOptions compare;
   std::string compare_tuners = "opevo,ga,xgb,random";
   auto* compare_cmd = app.add_subcommand("compare", "Replay tuners on a recorded space, many seeds, side by side");
@@ -114,6 +148,13 @@ int main(int argc, char** argv) {
   try {
     if (app.got_subcommand("devices")) return tt::RunDevices(std::cout);
     if (app.got_subcommand("templates")) return tt::RunTemplates(std::cout);
+    if (app.got_subcommand("networks")) return tt::RunNetworks(std::cout);
+    if (app.got_subcommand("tasks")) return tt::RunTasks(tasks_network, tasks_batch, tasks_json, std::cout);
+    if (app.got_subcommand("tune-network")) {
+      net.tuner_options = ParseKeyValues(net_tuner_opts);
+      net.command_line = JoinArgs(argc, argv);
+      return tt::RunTuneNetwork(net, std::cout);
+    }
     if (app.got_subcommand("compare")) {
       compare.tuners = SplitList(compare_tuners);
       return tt::RunCompare(compare, std::cout);

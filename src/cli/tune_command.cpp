@@ -3,45 +3,22 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <csignal>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "cli/progress.h"
-#include "cli/tuning_loop.h"
+#include "cli/pins.h"
 #include "core/errors.h"
 #include "history/sqlite_history_store.h"
 #include "history/timestamp.h"
 #include "measure/opencl_measurer.h"
 #include "ops/kernel_template.h"
+#include "schedule/interrupt.h"
+#include "schedule/task_loop.h"
 #include "tuners/tuner_factory.h"
 
 namespace tt {
 namespace {
-
-volatile std::sig_atomic_t g_interrupted = 0;
-void OnInterrupt(int) { g_interrupted = 1; }
-
-// Ctrl-C or SIGTERM ends the run after the batch in flight; every finished batch is kept.
-class InterruptGuard {
- public:
-  InterruptGuard() {
-    g_interrupted = 0;
-    struct sigaction action {};
-    action.sa_handler = OnInterrupt;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &old_int_);
-    sigaction(SIGTERM, &action, &old_term_);
-  }
-  ~InterruptGuard() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-  bool interrupted() const { return g_interrupted != 0; }
-
- private:
-  struct sigaction old_int_ {}, old_term_ {};
-};
 
 void CheckOptions(const TuneOptions& o) {
   if (o.sweep_limit < 0) throw UserError("--limit must be at least 1");
@@ -49,14 +26,7 @@ void CheckOptions(const TuneOptions& o) {
   if (o.batch_size < 1) throw UserError("--batch-size must be at least 1");
   if (o.timeout_s <= 0) throw UserError("--timeout must be positive");
   if (o.min_time_s < 0) throw UserError("--min-time must not be negative");
-}
-
-std::vector<Observation> ToObservations(const ConfigSpace& space, const std::vector<TrialRecord>& records) {
-  std::vector<Observation> observations;
-  for (const auto& r : records)
-    if (auto config = space.FromKey(r.config_key))
-      observations.push_back({*config, r.result.status, r.result.ok() ? r.result.gflops : 0});
-  return observations;
+  if (o.time_limit_s < 0) throw UserError("--time-limit must not be negative");
 }
 
 // What a run measures: the tuner and trials asked for, or for a sweep every valid config when
@@ -85,6 +55,18 @@ struct RunSummary {
   std::map<std::string, int64_t> statuses;
   std::optional<TrialRecord> best;
   std::vector<double> model_fit_seconds;
+
+  void Add(const ConfigSpace& space, const Config& config, const MeasureResult& result, int64_t run_id) {
+    ++measured;
+    ++statuses[std::string(ToString(result.status))];
+    if (!result.ok()) ++failed;
+    if (!result.ok() || (best && result.gflops <= best->result.gflops)) return;
+    best = TrialRecord{};
+    best->config_key = space.Key(config);
+    best->config_json = space.ToJson(config);
+    best->result = result;
+    best->run_id = run_id;
+  }
 };
 
 void PrintSummary(std::ostream& out, const TuneOptions& o, const Workload& w, const KernelTemplate& t,
@@ -140,49 +122,48 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
   ConfigSpace space = kernel.Space(workload, measurer.limits());
   ApplyPins(space, o.pins);
   const RunPlan plan = PlanRun(o, space);
-  auto tuner = MakeTuner(plan.tuner, space, o.seed, o.tuner_options);
+  TuningTask task(kernel, workload, std::move(space), [&](const ConfigSpace& s) {
+    return MakeTuner(plan.tuner, s, o.seed, o.tuner_options);
+  });
   auto store = SqliteHistoryStore::Open(o.db);  // the first thing that writes
 
   const TaskIds ids = store->EnsureTask(workload, kernel.Flops(workload),
                                         {std::string(kernel.name()), std::string(kernel.op()), kernel.SourceHash()},
                                         measurer.device());
-  tuner->Seed(ToObservations(space, store->Trials(ids)));
-
+  SeedFromHistory(task, *store, ids, o.retry_failed);
   nlohmann::json options_json = o.tuner_options;
-  const int64_t run_id =
-      store->BeginRun(ids, {o.sweep_limit > 0 ? "sweep-" + plan.tuner : plan.tuner, options_json.dump(), o.seed,
-                            o.command_line, plan.trials});
+  RunRecorder recorder(*store, ids,
+                       {o.sweep_limit > 0 ? "sweep-" + plan.tuner : plan.tuner, options_json.dump(), o.seed,
+                        o.command_line, plan.trials});
   InterruptGuard guard;
+  Budget budget(plan.trials, o.time_limit_s, guard.flag());
   Progress progress(out, plan.trials, isatty(STDOUT_FILENO) && !o.json, o.json);
   RunSummary summary;
-  int batch_number = 0;
-  std::string batch_started = UtcNowIso8601();
-  const auto record = [&](const std::vector<Config>& batch, const std::vector<MeasureResult>& results) {
-    if (guard.interrupted()) return false;  // the batch in flight may have been cut short: not recorded
-    const std::string finished = UtcNowIso8601();
-    std::vector<TrialRecord> records;
-    for (size_t i = 0; i < batch.size(); ++i) {
-      records.push_back({space.Key(batch[i]), space.ToJson(batch[i]), results[i], run_id, batch_number,
-                         batch_started, finished});
-      ++summary.statuses[std::string(ToString(results[i].status))];
-      if (!results[i].ok()) ++summary.failed;
-      if (results[i].ok() && (!summary.best || results[i].gflops > summary.best->result.gflops))
-        summary.best = records.back();
-    }
-    store->RecordBatch(run_id, ids, records);
-    summary.measured += static_cast<int64_t>(batch.size());
+  const auto observe = [&](const TuningTask& t, const std::vector<Config>& configs,
+                           const std::vector<MeasureResult>& results) {
+    for (size_t i = 0; i < results.size(); ++i) summary.Add(t.space(), configs[i], results[i], recorder.run_id());
     progress.Update(summary.measured, summary.failed, summary.best ? summary.best->result.gflops : 0);
-    ++batch_number;
-    batch_started = finished;
-    return !guard.interrupted();
   };
-  const LoopEnd end = RunTuningLoop(*tuner, measurer, {&kernel, workload, &space}, plan.trials, o.batch_size, record);
-  const bool exhausted = end.exhausted || (plan.covers_space && end.measured == plan.trials);
+  LoopEnd end;
+  try {
+    end = RunTaskLoop(task, measurer, budget, o.batch_size, &recorder, observe);
+  } catch (const std::exception& e) {
+    progress.Finish();
+    recorder.End("failed", e.what());
+    throw;
+  }
   progress.Finish();
-  store->EndRun(run_id, guard.interrupted() ? "interrupted" : "finished");
-  summary.model_fit_seconds = tuner->ModelFitSeconds();
-  PrintSummary(out, o, workload, kernel, measurer.device(), run_id, summary, store->Best(ids), exhausted,
-               guard.interrupted());
+  if (!end.broken.empty()) {
+    recorder.End("failed", end.broken);
+    throw EnvironmentError(end.broken + " (run " + std::to_string(recorder.run_id()) + " is marked failed; its " +
+                           std::to_string(end.measured) + " finished trials are recorded)");
+  }
+  const bool exhausted = end.exhausted || (plan.covers_space && end.measured == plan.trials);
+  recorder.End(end.interrupted ? "interrupted" : "finished");
+  summary.model_fit_seconds = task.ModelFitSeconds();
+  PrintSummary(out, o, workload, kernel, measurer.device(), recorder.run_id(), summary, store->Best(ids), exhausted,
+               end.interrupted);
+  if (end.interrupted) return kInterruptedExitCode;
   return summary.best || exhausted ? 0 : 1;
 }
 

@@ -24,12 +24,14 @@ struct TuneOptions {
   std::string device = "0";
   double timeout_s = 10;
   double min_time_s = 0.1;
+  double time_limit_s = 0;  // > 0: stop after this many seconds of tuning
+  bool retry_failed = false;  // measure again configs whose only records are transient failures
   int64_t sweep_limit = 0;  // > 0: `sweep` instead of `tune` (trials and tuner are planned)
   bool json = false;
   std::string command_line;  // recorded with the run
 };
 
-// Returns the process exit code; throws UserError / EnvironmentError for bad input.
+// Returns the process exit code (kInterruptedExitCode when interrupted); throws UserError / EnvironmentError for bad input.
 int RunTune(const TuneOptions& options, std::ostream& out);
 
 }  // namespace tt

@@ -210,4 +210,17 @@ std::optional<Config> ConfigSpace::FromJson(std::string_view json) const {
   return config;
 }
 
+Config UntiledConfig(const ConfigSpace& space) {
+  Config start(space.num_knobs(), 0);
+  for (size_t k = 0; k < space.num_knobs(); ++k) {
+    const Knob& knob = space.knob(k);
+    if (knob.kind() != KnobKind::kSplit) continue;
+    KnobValue untiled(knob.value(0).size(), 1);
+    untiled[0] = 1;
+    for (int64_t f : knob.value(0)) untiled[0] *= f;
+    start[k] = knob.Find(untiled).value_or(0);
+  }
+  return start;
+}
+
 }  // namespace tt

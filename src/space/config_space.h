@@ -65,4 +65,8 @@ class ConfigSpace {
   std::shared_ptr<const std::vector<uint64_t>> restriction_;
 };
 
+// Every split knob with all of its extent in the first factor, other knobs at their first
+// value: the untuned starting point (G-BFS starts here; a network's default per layer).
+Config UntiledConfig(const ConfigSpace& space);
+
 }  // namespace tt

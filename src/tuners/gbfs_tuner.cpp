@@ -34,19 +34,6 @@ void GbfsTuner::Update(const std::vector<Observation>& measured) {
   }
 }
 
-Config GbfsTuner::Start() const {
-  Config start(space_.num_knobs(), 0);
-  for (size_t k = 0; k < space_.num_knobs(); ++k) {
-    const Knob& knob = space_.knob(k);
-    if (knob.kind() != KnobKind::kSplit) continue;
-    KnobValue untiled(knob.value(0).size(), 1);
-    untiled[0] = 1;
-    for (int64_t f : knob.value(0)) untiled[0] *= f;
-    start[k] = knob.Find(untiled).value_or(0);
-  }
-  return start;
-}
-
 std::vector<Config> GbfsTuner::FreshNeighbours(const Config& config) const {
   std::vector<Config> fresh;
   for (size_t k = 0; k < space_.num_knobs(); ++k)
@@ -66,7 +53,7 @@ std::vector<Config> GbfsTuner::NextBatch(size_t max_size) {
   };
   if (!started_) {
     started_ = true;
-    const Config start = Start();
+    const Config start = UntiledConfig(space_);
     if (unseen_.IsFresh(start)) {
       propose(start);
       return batch;  // its neighbours wait for its result

@@ -44,7 +44,6 @@ class GbfsTuner : public Tuner {
     }
   };
   std::vector<Config> FreshNeighbours(const Config& config) const;
-  Config Start() const;
 
   const ConfigSpace& space_;
   GbfsOptions options_;

@@ -46,4 +46,12 @@ class ScratchDir {
   std::filesystem::path path_;
 };
 
+// Runs a query with the sqlite3 shell, as a user would; its output, one line per row.
+inline std::string Sql(const std::filesystem::path& db, const std::string& query) {
+  ScratchDir scratch;
+  const auto r = RunProgram("sqlite3 " + db.string() + " \"" + query + "\"", scratch.path());
+  if (r.exit_code != 0) return "sqlite3 failed: " + r.err;
+  return r.out;
+}
+
 }  // namespace tt::testing

@@ -14,16 +14,9 @@ namespace {
 using testing::ReadFile;
 using testing::RunProgram;
 using testing::ScratchDir;
+using testing::Sql;
 
 const std::string kProgram = TENSORTUNE_BIN;
-
-// Reads trials with the sqlite3 shell, as a user would.
-std::string Sql(const std::filesystem::path& db, const std::string& query) {
-  ScratchDir scratch;
-  const auto r = RunProgram("sqlite3 " + db.string() + " \"" + query + "\"", scratch.path());
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  return r.out;
-}
 
 TEST(TuneCommand, TunesSmallGemmAndRecordsEveryTrial) {
   ScratchDir dir;
@@ -53,6 +46,23 @@ TEST(TuneCommand, TunesSmallGemmAndRecordsEveryTrial) {
   EXPECT_EQ(Sql(db, "SELECT count(*) FROM trials"), "20\n");
   EXPECT_EQ(Sql(db, "SELECT count(DISTINCT config_key) FROM trials"), "20\n");
   EXPECT_EQ(Sql(db, "SELECT count(*) FROM runs"), "2\n");
+}
+
+// Two processes on one task with the same seed propose the same configs; the database's
+// claims make each config measured by one of them only.
+TEST(TuneCommand, TwoConcurrentRunsOnOneTaskNeverMeasureAConfigTwice) {
+  ScratchDir dir;
+  const auto db = dir.path() / "history.db";
+  const std::string tune = kProgram + " tune --op gemm --shape 32,32,32 --tuner random --trials 12 --batch-size 3"
+                           " --min-time 0.005 --seed 5 --json --db " + db.string();
+  const auto a = dir.path() / "a.txt", b = dir.path() / "b.txt";
+  const auto r = RunProgram("(" + tune + " >" + a.string() + " 2>&1 & " + tune + " >" + b.string() + " 2>&1 & wait)",
+                            dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Sql(db, "SELECT count(*) FROM runs WHERE status = 'finished'"), "2\n") << ReadFile(a) << ReadFile(b);
+  EXPECT_EQ(Sql(db, "SELECT count(*) FROM trials"), "24\n");
+  EXPECT_EQ(Sql(db, "SELECT count(DISTINCT config_key) FROM trials"), "24\n");
+  EXPECT_EQ(Sql(db, "SELECT count(*) FROM claims"), "0\n");
 }
 
 TEST(TuneCommand, PlainTextReportNamesBestConfigAndRun) {

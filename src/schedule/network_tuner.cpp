@@ -1,0 +1,312 @@
+#include "schedule/network_tuner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "core/errors.h"
+#include "schedule/budget.h"
+#include "schedule/run_recorder.h"
+#include "schedule/sketch_selector.h"
+#include "schedule/task_loop.h"
+#include "tuners/tuner_factory.h"
+
+namespace tt {
+namespace {
+
+constexpr int kDefaultAttempts = 3;  // configs tried for a task's default before giving up on it
+
+struct Sketch {
+  const KernelTemplate* kernel = nullptr;
+  TaskIds ids;
+  std::unique_ptr<TuningTask> task;
+  std::unique_ptr<RunRecorder> recorder;  // made when the sketch is first measured
+  SketchState state;
+};
+
+struct Slot {
+  std::vector<Sketch> sketches;
+  SchedulerTaskState scheduling;
+};
+
+std::string ResumeKey(const Network& network, const NetworkTuneOptions& o) {
+  nlohmann::json layers = nlohmann::json::array();
+  for (const auto& l : network.layers) layers.push_back({l.op, l.shape, l.flags, l.repeat});
+  return nlohmann::json{{"network", network.name}, {"layers", layers}, {"batch", o.batch},
+                        {"trials", o.trials}, {"scheduler", o.scheduler}, {"sketch", o.sketch_policy},
+                        {"tuner", o.tuner}, {"tuner_options", o.tuner_options}, {"seed", o.seed}}
+      .dump();
+}
+
+// The state the report and the schedulers read, refreshed after every round.
+void Refresh(Slot& slot, NetworkTaskReport& report) {
+  double best = report.default_time_s.value_or(std::numeric_limits<double>::infinity());
+  for (size_t s = 0; s < slot.sketches.size(); ++s) {
+    const Sketch& sketch = slot.sketches[s];
+    report.sketches[s].best = sketch.task->best();
+    report.sketches[s].measured = sketch.task->measured();
+    if (sketch.task->best()) best = std::min(best, sketch.task->best()->time_s);
+  }
+  slot.scheduling.best_time_s = best;
+  slot.scheduling.exhausted =
+      std::all_of(slot.sketches.begin(), slot.sketches.end(), [](const Sketch& s) { return s.state.exhausted; });
+}
+
+class NetworkRun {
+ public:
+  NetworkRun(SqliteHistoryStore& store, Measurer& measurer, const NetworkTuneOptions& o,
+             const std::atomic<bool>* interrupt)
+      : store_(store), measurer_(measurer), o_(o), interrupt_(interrupt), rng_(o.seed) {}
+
+  void Prepare(const Network& network, const DeviceInfo& device, const DeviceLimits& limits);
+  void Start(const Network& network);
+  void WarmUp(Budget& budget);
+  void Search(Budget& budget, const NetworkProgress& progress);
+  void End(std::string_view status, std::string_view error = {});
+  NetworkRunReport& report() { return report_; }
+
+ private:
+  RunRecorder& Recorder(Sketch& sketch);
+  std::optional<double> MeasureDefault(Sketch& sketch, Budget& budget);
+  [[noreturn]] void Broken(const std::string& error);
+
+  SqliteHistoryStore& store_;
+  Measurer& measurer_;
+  const NetworkTuneOptions& o_;
+  const std::atomic<bool>* interrupt_;
+  Rng rng_;
+  std::vector<Slot> slots_;
+  NetworkRunReport report_;
+};
+
+void NetworkRun::Prepare(const Network& network, const DeviceInfo& device, const DeviceLimits& limits) {
+  report_.network = network.name;
+  report_.batch = o_.batch;
+  report_.trials_budget = o_.trials;
+  uint64_t stream = 0;
+  for (NetworkTask& task : NetworkTasks(network, o_.batch)) {
+    Slot slot;
+    NetworkTaskReport report;
+    const auto kernels = ApplicableTemplates(task.workload);
+    if (kernels.empty()) throw UserError("no kernel template computes " + task.workload.Key());
+    report.flops = kernels.front()->Flops(task.workload);
+    for (const KernelTemplate* kernel : kernels) {
+      Sketch sketch;
+      sketch.kernel = kernel;
+      const uint64_t seed = o_.seed * 1'000'003 + ++stream;  // every sketch its own stream
+      sketch.task = std::make_unique<TuningTask>(*kernel, task.workload, kernel->Space(task.workload, limits),
+                                                 [&](const ConfigSpace& space) {
+                                                   return MakeTuner(o_.tuner, space, seed, o_.tuner_options);
+                                                 });
+      sketch.ids = store_.EnsureTask(task.workload, kernel->Flops(task.workload),
+                                     {std::string(kernel->name()), std::string(kernel->op()), kernel->SourceHash()},
+                                     device);
+      report.sketches.push_back({std::string(kernel->name()), 0, 0, std::nullopt});
+      slot.sketches.push_back(std::move(sketch));
+    }
+    slot.scheduling.op = task.workload.op;
+    slot.scheduling.flops = report.flops;
+    slot.scheduling.weight = static_cast<double>(task.weight);
+    report.task = std::move(task);
+    slots_.push_back(std::move(slot));
+    report_.tasks.push_back(std::move(report));
+  }
+}
+
+void NetworkRun::Start(const Network& network) {
+  std::vector<NetworkTaskRow> rows;
+  for (const auto& t : report_.tasks) {
+    std::string layers;
+    for (const auto& name : t.task.layers) layers += (layers.empty() ? "" : ", ") + name;
+    rows.push_back({slots_[rows.size()].sketches.front().ids.workload, t.task.weight, layers, std::nullopt});
+  }
+  const int64_t device_id = slots_.front().sketches.front().ids.device;
+  NetworkRunInfo info{network.name, o_.batch, o_.scheduler, o_.sketch_policy, o_.tuner, o_.seed, o_.trials,
+                      ResumeKey(network, o_), o_.command};
+  const auto start = store_.BeginNetworkRun(device_id, info, rows);
+  report_.network_run_id = start.id;
+  report_.resumed = start.resumed;
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    report_.tasks[i].default_time_s = start.tasks[i].default_time_s;
+    for (size_t s = 0; s < slots_[i].sketches.size(); ++s) {
+      const size_t history = store_.MeasuredConfigs(slots_[i].sketches[s].ids, o_.retry_failed).size();
+      report_.tasks[i].sketches[s].history = history;
+      if (history > 0) report_.tasks[i].started_warm = true;
+    }
+  }
+}
+
+RunRecorder& NetworkRun::Recorder(Sketch& sketch) {
+  if (!sketch.recorder) {
+    const nlohmann::json options = o_.tuner_options;
+    sketch.recorder = std::make_unique<RunRecorder>(
+        store_, sketch.ids, RunInfo{o_.tuner, options.dump(), o_.seed, o_.command, o_.trials, report_.network_run_id});
+  }
+  return *sketch.recorder;
+}
+
+[[noreturn]] void NetworkRun::Broken(const std::string& error) {
+  throw EnvironmentError(error + " (network run " + std::to_string(report_.network_run_id) +
+                         " is marked failed; its finished trials are recorded, and the same command continues it)");
+}
+
+// The untiled config of the task's first sketch (or, when that fails, a few random valid ones):
+// what the layer costs before any tuning. Read from the history when it was measured before.
+std::optional<double> NetworkRun::MeasureDefault(Sketch& sketch, Budget& budget) {
+  const ConfigSpace& space = sketch.task->space();
+  std::vector<MeasuredConfig> history = store_.MeasuredConfigs(sketch.ids);
+  Config config = UntiledConfig(space);
+  for (int attempt = 0; attempt < kDefaultAttempts && !budget.Exhausted(); ++attempt) {
+    if (attempt > 0 || !space.IsValid(config)) {
+      std::optional<Config> valid;
+      for (int draw = 0; draw < 10000 && !valid; ++draw)
+        if (Config c = space.Random(rng_); space.IsValid(c)) valid = c;
+      if (!valid) return std::nullopt;
+      config = *valid;
+    }
+    const std::string key = space.Key(config);
+    const auto known = std::find_if(history.begin(), history.end(), [&](const auto& m) { return m.config_key == key; });
+    if (known != history.end()) {
+      if (known->status == MeasureStatus::kOk) return known->time_s;
+      continue;
+    }
+    RunRecorder& recorder = Recorder(sketch);
+    if (recorder.Claim(*sketch.task, {config}).empty()) continue;  // another process has it
+    MeasuredBatch measured = measurer_.Measure(sketch.task->measure_task(), {config}, interrupt_);
+    recorder.Record(*sketch.task, {config}, measured.results);
+    budget.Spend(static_cast<int64_t>(measured.results.size()));
+    if (measured.end == MeasuredBatch::End::kBrokenEnvironment) Broken(measured.error);
+    if (!measured.complete()) {
+      recorder.ReleaseClaims();
+      return std::nullopt;
+    }
+    if (measured.results.front().ok()) return measured.results.front().time_s;
+  }
+  return std::nullopt;
+}
+
+void NetworkRun::WarmUp(Budget& budget) {
+  for (size_t i = 0; i < slots_.size() && !budget.Exhausted(); ++i) {
+    NetworkTaskReport& report = report_.tasks[i];
+    if (report.default_time_s) continue;
+    report.default_time_s = MeasureDefault(slots_[i].sketches.front(), budget);
+    if (report.default_time_s) store_.SetDefaultTime(report_.network_run_id, static_cast<int>(i), *report.default_time_s);
+  }
+  // The tuners start from everything recorded, the warm-up's trials included.
+  for (auto& slot : slots_)
+    for (Sketch& sketch : slot.sketches) SeedFromHistory(*sketch.task, store_, sketch.ids, o_.retry_failed);
+  for (size_t i = 0; i < slots_.size(); ++i) Refresh(slots_[i], report_.tasks[i]);
+}
+
+void NetworkRun::Search(Budget& budget, const NetworkProgress& progress) {
+  auto scheduler = MakeTaskScheduler(o_.scheduler, o_.scheduling);
+  auto selector = MakeSketchSelector(o_.sketch_policy, o_.scheduling.ucb_c);
+  std::vector<SchedulerTaskState> states(slots_.size());
+  while (!budget.Exhausted()) {
+    for (size_t i = 0; i < slots_.size(); ++i) states[i] = slots_[i].scheduling;
+    if (std::all_of(states.begin(), states.end(), [](const auto& s) { return s.exhausted; })) {
+      report_.exhausted = true;
+      break;
+    }
+    const size_t t = scheduler->Pick(states, rng_);
+    Slot& slot = slots_[t];
+    std::vector<SketchState> sketch_states;
+    for (const Sketch& s : slot.sketches) sketch_states.push_back(s.state);
+    Sketch& sketch = slot.sketches[selector->Pick(sketch_states, rng_)];
+    const auto size = static_cast<size_t>(std::min(o_.batch_size, budget.left()));
+    const StepOutcome step = RunStep(*sketch.task, measurer_, &Recorder(sketch), size, interrupt_);
+    budget.Spend(step.measured);
+    if (step.exhausted) {
+      sketch.state.exhausted = true;
+    } else {
+      ++sketch.state.rounds;
+      ++report_.tasks[t].rounds;
+      if (sketch.task->best()) sketch.state.best_time_s = sketch.task->best()->time_s;
+    }
+    Refresh(slot, report_.tasks[t]);
+    if (!step.exhausted) slot.scheduling.best_after_round.push_back(slot.scheduling.best_time_s);
+    report_.trials_used = budget.used();
+    if (std::isfinite(report_.LatencyS()) && step.measured > 0)
+      store_.RecordNetworkProgress(report_.network_run_id, budget.used(), report_.LatencyS());
+    if (step.end == MeasuredBatch::End::kBrokenEnvironment) Broken(step.error);
+    if (progress) progress(report_);
+  }
+}
+
+void NetworkRun::End(std::string_view status, std::string_view error) {
+  for (auto& slot : slots_)
+    for (Sketch& sketch : slot.sketches)
+      if (sketch.recorder) sketch.recorder->End(status, error);
+  store_.EndNetworkRun(report_.network_run_id, status, error);
+}
+
+}  // namespace
+
+std::optional<std::pair<size_t, TaskBest>> NetworkTaskReport::Best() const {
+  std::optional<std::pair<size_t, TaskBest>> best;
+  for (size_t s = 0; s < sketches.size(); ++s)
+    if (sketches[s].best && (!best || sketches[s].best->time_s < best->second.time_s)) best = {s, *sketches[s].best};
+  return best;
+}
+
+std::optional<double> NetworkTaskReport::LatencyS() const {
+  if (const auto best = Best()) return std::min(best->second.time_s, default_time_s.value_or(best->second.time_s));
+  return default_time_s;
+}
+
+double NetworkRunReport::LatencyS() const {
+  double total = 0;
+  for (const auto& t : tasks)
+    if (const auto latency = t.LatencyS()) total += static_cast<double>(t.task.weight) * *latency;
+  return total;
+}
+
+double NetworkRunReport::DefaultLatencyS() const {
+  double total = 0;
+  for (const auto& t : tasks)
+    if (t.default_time_s) total += static_cast<double>(t.task.weight) * *t.default_time_s;
+  return total;
+}
+
+int NetworkRunReport::TasksAtDefault() const {
+  return static_cast<int>(std::count_if(tasks.begin(), tasks.end(), [](const auto& t) { return !t.Best() && t.default_time_s; }));
+}
+
+int NetworkRunReport::TasksUnknown() const {
+  return static_cast<int>(std::count_if(tasks.begin(), tasks.end(), [](const auto& t) { return !t.LatencyS(); }));
+}
+
+int NetworkRunReport::WarmTasks() const {
+  return static_cast<int>(std::count_if(tasks.begin(), tasks.end(), [](const auto& t) { return t.started_warm; }));
+}
+
+NetworkRunReport TuneNetwork(SqliteHistoryStore& store, Measurer& measurer, const DeviceInfo& device,
+                             const DeviceLimits& limits, const Network& network, const NetworkTuneOptions& o,
+                             const std::atomic<bool>* interrupt, const NetworkProgress& progress) {
+  if (o.trials < 1) throw UserError("--trials must be at least 1");
+  if (o.batch_size < 1) throw UserError("--batch-size must be at least 1");
+  MakeTaskScheduler(o.scheduler, o.scheduling);  // names checked before anything is written
+  MakeSketchSelector(o.sketch_policy);
+  NetworkRun run(store, measurer, o, interrupt);
+  run.Prepare(network, device, limits);
+  run.Start(network);
+  Budget budget(o.trials, o.time_limit_s, interrupt, store.NetworkTrialsUsed(run.report().network_run_id));
+  try {
+    run.WarmUp(budget);
+    run.report().trials_used = budget.used();
+    if (progress) progress(run.report());
+    run.Search(budget, progress);
+  } catch (const std::exception& e) {
+    try {
+      run.End("failed", e.what());
+    } catch (const std::exception&) {  // the database itself may be what broke
+    }
+    throw;
+  }
+  run.report().trials_used = budget.used();
+  run.report().interrupted = budget.interrupted();
+  run.End(budget.interrupted() ? "interrupted" : "finished");
+  return std::move(run.report());
+}
+
+}  // namespace tt

@@ -1,0 +1,86 @@
+#pragma once
+// tune-network: one trial budget spent across a network's tasks (distinct workloads) and their
+// sketches (kernel templates), where it lowers the estimated network latency most. Every trial
+// is recorded; the same run started again continues where it stopped.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "history/sqlite_history_store.h"
+#include "measure/measurer.h"
+#include "networks/network.h"
+#include "ops/kernel_template.h"
+#include "schedule/task_scheduler.h"
+#include "schedule/tuning_task.h"
+
+namespace tt {
+
+struct NetworkTuneOptions {
+  int64_t batch = 1;  // the network's batch size
+  int64_t trials = 0;
+  double time_limit_s = 0;  // > 0: stop after this many seconds
+  int64_t batch_size = 8;   // configs per round
+  std::string scheduler = "ucb";
+  std::string sketch_policy = "ucb";
+  std::string tuner = "opevo";
+  std::map<std::string, std::string> tuner_options;
+  uint64_t seed = 1;
+  SchedulerOptions scheduling;  // ucb_c is also the sketch UCB's constant
+  bool retry_failed = false;
+  std::string command;  // recorded with the run
+};
+
+struct SketchReport {
+  std::string template_name;
+  size_t history = 0;     // configs its history held when the run started
+  int64_t measured = 0;   // in this process
+  std::optional<TaskBest> best;
+};
+
+struct NetworkTaskReport {
+  NetworkTask task;
+  double flops = 0;
+  std::optional<double> default_time_s;  // the untuned default config (see UntiledConfig)
+  std::vector<SketchReport> sketches;
+  int64_t rounds = 0;
+  bool started_warm = false;  // its history held trials before this run
+
+  // The best over its sketches: (sketch index, best).
+  std::optional<std::pair<size_t, TaskBest>> Best() const;
+  // Its best time, else its default's; nullopt when neither is known.
+  std::optional<double> LatencyS() const;
+};
+
+struct NetworkRunReport {
+  int64_t network_run_id = 0;
+  bool resumed = false;
+  std::string network;
+  int64_t batch = 1;
+  int64_t trials_used = 0;  // by this network run, earlier sessions of it included
+  int64_t trials_budget = 0;
+  bool interrupted = false;
+  bool exhausted = false;  // every sketch of every task was searched completely
+  std::vector<NetworkTaskReport> tasks;
+
+  // Sum over tasks of weight x LatencyS(); tasks with neither best nor default are left out
+  // (counted by TasksUnknown), tasks with only a default are counted by TasksAtDefault.
+  double LatencyS() const;
+  double DefaultLatencyS() const;
+  int TasksAtDefault() const;
+  int TasksUnknown() const;
+  int WarmTasks() const;
+};
+
+using NetworkProgress = std::function<void(const NetworkRunReport&)>;
+
+// Throws UserError for bad options (before anything is written) and EnvironmentError when
+// the environment breaks (after recording what was measured and marking the run failed).
+NetworkRunReport TuneNetwork(SqliteHistoryStore& store, Measurer& measurer, const DeviceInfo& device,
+                             const DeviceLimits& limits, const Network& network, const NetworkTuneOptions& options,
+                             const std::atomic<bool>* interrupt, const NetworkProgress& progress = {});
+
+}  // namespace tt

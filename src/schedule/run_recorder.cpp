@@ -1,0 +1,50 @@
+#include "schedule/run_recorder.h"
+
+#include "history/timestamp.h"
+
+namespace tt {
+
+size_t SeedFromHistory(TuningTask& task, const SqliteHistoryStore& store, const TaskIds& ids, bool retry_transient) {
+  std::vector<Observation> observations;
+  std::optional<TaskBest> best;
+  for (const MeasuredConfig& m : store.MeasuredConfigs(ids, retry_transient)) {
+    const auto config = task.space().FromKey(m.config_key);
+    if (!config) continue;  // pinned away, or a knob the template no longer has
+    const bool ok = m.status == MeasureStatus::kOk;
+    observations.push_back({*config, m.status, ok ? m.gflops : 0});
+    if (ok && m.time_s > 0 && (!best || m.time_s < best->time_s)) best = TaskBest{m.config_key, m.time_s, m.gflops};
+  }
+  return task.Seed(observations, best);
+}
+
+RunRecorder::RunRecorder(SqliteHistoryStore& store, const TaskIds& ids, const RunInfo& info)
+    : store_(store), ids_(ids), run_id_(store.BeginRun(ids, info)), batch_started_(UtcNowIso8601()) {}
+
+std::vector<Config> RunRecorder::Claim(const TuningTask& task, const std::vector<Config>& batch) {
+  std::vector<std::string> keys;
+  for (const Config& c : batch) keys.push_back(task.space().Key(c));
+  const std::vector<bool> claimed = store_.Claim(run_id_, ids_, keys);
+  std::vector<Config> mine;
+  for (size_t i = 0; i < batch.size(); ++i)
+    if (claimed[i]) mine.push_back(batch[i]);
+  return mine;
+}
+
+void RunRecorder::Record(const TuningTask& task, const std::vector<Config>& configs,
+                         const std::vector<MeasureResult>& results) {
+  const std::string finished = UtcNowIso8601();
+  std::vector<TrialRecord> records;
+  for (size_t i = 0; i < results.size(); ++i)
+    records.push_back({task.space().Key(configs[i]), task.space().ToJson(configs[i]), results[i], run_id_,
+                       batch_number_, batch_started_, finished});
+  if (!records.empty()) store_.RecordBatch(run_id_, ids_, records);
+  ++batch_number_;
+  batch_started_ = finished;
+}
+
+void RunRecorder::End(std::string_view status, std::string_view error) {
+  store_.ReleaseClaims(run_id_);
+  store_.EndRun(run_id_, status, error);
+}
+
+}  // namespace tt

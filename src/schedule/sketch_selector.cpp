@@ -1,0 +1,60 @@
+#include "schedule/sketch_selector.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "core/errors.h"
+#include "schedule/ucb.h"
+
+namespace tt {
+namespace {
+
+std::vector<size_t> Live(const std::vector<SketchState>& sketches) {
+  std::vector<size_t> live;
+  for (size_t i = 0; i < sketches.size(); ++i)
+    if (!sketches[i].exhausted) live.push_back(i);
+  if (live.empty()) throw std::logic_error("a sketch selector was asked to pick among exhausted sketches");
+  return live;
+}
+
+class Uniform : public SketchSelector {
+ public:
+  size_t Pick(const std::vector<SketchState>& sketches, Rng& rng) const override {
+    const std::vector<size_t> live = Live(sketches);
+    return live[rng.Below(live.size())];
+  }
+};
+
+// Reward r_i = (fastest best among sketches) / (best of sketch i), in [0, 1]; a sketch never
+// tried goes first.
+class Ucb : public SketchSelector {
+ public:
+  explicit Ucb(double c) : c_(c) {}
+  size_t Pick(const std::vector<SketchState>& sketches, Rng& rng) const override {
+    const std::vector<size_t> live = Live(sketches);
+    double fastest = std::numeric_limits<double>::infinity();
+    int64_t rounds = 0;
+    for (const SketchState& s : sketches) fastest = std::min(fastest, s.best_time_s), rounds += s.rounds;
+    for (size_t i : live)
+      if (sketches[i].rounds == 0) return i;
+    return ArgmaxRandomTie(live, [&](size_t i) {
+      const SketchState& s = sketches[i];
+      const double reward = std::isfinite(s.best_time_s) ? fastest / s.best_time_s : 0;
+      return UcbBound(reward, rounds, s.rounds, c_);
+    }, rng);
+  }
+
+ private:
+  double c_;
+};
+
+}  // namespace
+
+std::unique_ptr<SketchSelector> MakeSketchSelector(std::string_view name, double c) {
+  if (name == "ucb") return std::make_unique<Ucb>(c);
+  if (name == "uniform") return std::make_unique<Uniform>();
+  throw UserError("unknown sketch policy '" + std::string(name) + "' (known: ucb, uniform)");
+}
+
+}  // namespace tt

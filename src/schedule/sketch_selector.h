@@ -1,0 +1,30 @@
+#pragma once
+// Which sketch (kernel template) of a task gets its next round: Bansor's UCB on the best time
+// each sketch has reached (eq. 3-4), or uniformly at random as Ansor does.
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "core/rng.h"
+
+namespace tt {
+
+struct SketchState {
+  double best_time_s = std::numeric_limits<double>::infinity();  // none yet: infinity
+  int64_t rounds = 0;
+  bool exhausted = false;
+};
+
+class SketchSelector {
+ public:
+  virtual ~SketchSelector() = default;
+  // The index of a sketch that is not exhausted; at least one must not be.
+  virtual size_t Pick(const std::vector<SketchState>& sketches, Rng& rng) const = 0;
+};
+
+// "ucb" (with exploration constant c) or "uniform"; throws UserError naming the known ones.
+std::unique_ptr<SketchSelector> MakeSketchSelector(std::string_view name, double c = 0.3);
+
+}  // namespace tt

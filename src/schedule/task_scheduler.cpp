@@ -1,0 +1,120 @@
+#include "schedule/task_scheduler.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/errors.h"
+#include "schedule/ucb.h"
+
+namespace tt {
+namespace {
+
+constexpr double kSimilarFlopsRatio = 2;  // tasks of one operator within this FLOPs ratio are similar
+
+bool Similar(const SchedulerTaskState& a, const SchedulerTaskState& b) {
+  if (a.op != b.op || a.flops <= 0 || b.flops <= 0) return false;
+  return std::max(a.flops, b.flops) <= kSimilarFlopsRatio * std::min(a.flops, b.flops);
+}
+
+std::vector<size_t> Live(const std::vector<SchedulerTaskState>& tasks) {
+  std::vector<size_t> live;
+  for (size_t i = 0; i < tasks.size(); ++i)
+    if (!tasks[i].exhausted) live.push_back(i);
+  if (live.empty()) throw std::logic_error("a task scheduler was asked to pick among exhausted tasks");
+  return live;
+}
+
+class RoundRobin : public TaskScheduler {
+ public:
+  size_t Pick(const std::vector<SchedulerTaskState>& tasks, Rng&) override {
+    Live(tasks);
+    for (size_t step = 0; step < tasks.size(); ++step) {
+      const size_t i = next_++ % tasks.size();
+      if (!tasks[i].exhausted) return i;
+    }
+    return Live(tasks).front();
+  }
+
+ private:
+  size_t next_ = 0;
+};
+
+// Ansor: the task whose next round promises the largest drop of the weighted latency, with an
+// epsilon chance of a random one; ties are broken at random.
+class Gradient : public TaskScheduler {
+ public:
+  explicit Gradient(SchedulerOptions options) : options_(options) {}
+  size_t Pick(const std::vector<SchedulerTaskState>& tasks, Rng& rng) override {
+    const std::vector<size_t> live = Live(tasks);
+    if (rng.Chance(options_.epsilon)) return live[rng.Below(live.size())];
+    const std::vector<double> gradients = LatencyGradients(tasks, options_);
+    return ArgmaxRandomTie(live, [&](size_t i) { return -gradients[i]; }, rng);
+  }
+
+ private:
+  SchedulerOptions options_;
+};
+
+// Bansor eq. 5-6: reward = |gradient| / max |gradient|, plus C sqrt(2 ln N / N_i).
+class Ucb : public TaskScheduler {
+ public:
+  explicit Ucb(SchedulerOptions options) : options_(options) {}
+  size_t Pick(const std::vector<SchedulerTaskState>& tasks, Rng& rng) override {
+    const std::vector<size_t> live = Live(tasks);
+    const std::vector<double> gradients = LatencyGradients(tasks, options_);
+    double largest = 0;
+    int64_t rounds = 0;
+    for (size_t i : live) {
+      if (tasks[i].rounds() == 0) return i;  // every task once before comparing bounds
+      largest = std::max(largest, std::fabs(gradients[i]));
+      rounds += tasks[i].rounds();
+    }
+    return ArgmaxRandomTie(live, [&](size_t i) {
+      const double reward = largest > 0 ? std::fabs(gradients[i]) / largest : 0;
+      return UcbBound(reward, rounds, tasks[i].rounds(), options_.ucb_c);
+    }, rng);
+  }
+
+ private:
+  SchedulerOptions options_;
+};
+
+}  // namespace
+
+std::vector<double> LatencyGradients(const std::vector<SchedulerTaskState>& tasks, const SchedulerOptions& o) {
+  std::vector<double> gradients(tasks.size(), 0);
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    const SchedulerTaskState& t = tasks[i];
+    const double g = t.best_time_s;
+    if (!std::isfinite(g) || t.rounds() == 0) {
+      gradients[i] = -std::numeric_limits<double>::max();  // nothing known yet: most promising
+      continue;
+    }
+    // Observed: how much the last `backward_window` rounds lowered its best time, per round.
+    double backward = 0;
+    const int64_t n = t.rounds();
+    if (n > o.backward_window)
+      backward = (t.best_after_round[n - 1] - t.best_after_round[n - 1 - o.backward_window]) / o.backward_window;
+    // Expected: one more round lowers it as the average round did so far, but not below what the
+    // best throughput among similar tasks (times beta) would give.
+    double reachable = std::numeric_limits<double>::infinity();
+    for (const SchedulerTaskState& other : tasks)
+      if (&other != &t && Similar(t, other) && std::isfinite(other.best_time_s) && other.best_time_s > 0)
+        reachable = std::min(reachable, o.beta * t.flops / (other.flops / other.best_time_s));
+    const double next = std::min(g - g / static_cast<double>(n), reachable);
+    const double forward = std::min(0.0, next - g);
+    gradients[i] = t.weight * (o.alpha * backward + (1 - o.alpha) * forward);
+  }
+  return gradients;
+}
+
+std::unique_ptr<TaskScheduler> MakeTaskScheduler(std::string_view name, const SchedulerOptions& options) {
+  if (name == "round-robin") return std::make_unique<RoundRobin>();
+  if (name == "gradient") return std::make_unique<Gradient>(options);
+  if (name == "ucb") return std::make_unique<Ucb>(options);
+  throw UserError("unknown scheduler '" + std::string(name) + "' (known: round-robin, gradient, ucb)");
+}
+
+std::vector<std::string> TaskSchedulerNames() { return {"round-robin", "gradient", "ucb"}; }
+
+}  // namespace tt

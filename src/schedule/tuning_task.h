@@ -1,0 +1,56 @@
+#pragma once
+// One tuning task: a workload computed by one kernel template on one device, its config
+// space, and a tuner that proposes configs and learns from their results.
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/measure_result.h"
+#include "measure/measurer.h"
+#include "ops/kernel_template.h"
+#include "tuners/tuner.h"
+
+namespace tt {
+
+// The best config of a task so far, from this run or from its history.
+struct TaskBest {
+  std::string config_key;
+  double time_s = 0;
+  double gflops = 0;
+};
+
+class TuningTask {
+ public:
+  // `space` is moved in and owned; the tuner is made over it by `make_tuner`.
+  TuningTask(const KernelTemplate& kernel, Workload workload, ConfigSpace space,
+             const std::function<std::unique_ptr<Tuner>(const ConfigSpace&)>& make_tuner);
+
+  const KernelTemplate& kernel() const { return kernel_; }
+  const Workload& workload() const { return workload_; }
+  const ConfigSpace& space() const { return *space_; }
+  MeasureTask measure_task() const;  // carries the best time, so slow configs are timed less
+
+  // What the history holds for this task: never proposed again, and the best seeds best().
+  // Returns how many records were usable (configs of this space).
+  size_t Seed(const std::vector<Observation>& history, const std::optional<TaskBest>& best);
+  std::vector<Config> Propose(size_t max_size);  // empty: the space holds nothing new
+  void Learn(const std::vector<Config>& configs, const std::vector<MeasureResult>& results);
+
+  const std::optional<TaskBest>& best() const { return best_; }
+  int64_t measured() const { return measured_; }  // in this process
+  double tuner_seconds() const { return tuner_seconds_; }
+  std::vector<double> ModelFitSeconds() const { return tuner_->ModelFitSeconds(); }
+
+ private:
+  const KernelTemplate& kernel_;
+  Workload workload_;
+  std::unique_ptr<ConfigSpace> space_;  // stable address: the tuner keeps a reference
+  std::unique_ptr<Tuner> tuner_;
+  std::optional<TaskBest> best_;
+  int64_t measured_ = 0;
+  double tuner_seconds_ = 0;
+};
+
+}  // namespace tt

@@ -1,0 +1,119 @@
+// End to end: networks, tasks and tune-network on the default OpenCL device (POCL in CI).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "run_program.h"
+
+namespace tt {
+namespace {
+
+using testing::RunProgram;
+using testing::ScratchDir;
+using testing::Sql;
+
+const std::string kProgram = TENSORTUNE_BIN;
+
+// Two small GEMM layers, one repeated: quick to tune on a CPU.
+std::filesystem::path WriteTinyNetwork(const std::filesystem::path& dir) {
+  const auto path = dir / "tiny.json";
+  std::ofstream(path) << R"({"name": "tiny", "layers": [
+    {"name": "proj", "op": "gemm", "shape": "{batch*32},32,32", "repeat": 2},
+    {"name": "head", "op": "gemm", "shape": "{batch*8},64,32"}]})";
+  return path;
+}
+
+TEST(TasksCommand, ShowsResnet18ConvolutionTasksWithWeights) {
+  ScratchDir dir;
+  const auto r = RunProgram(kProgram + " tasks resnet18 --json", dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto tasks = nlohmann::json::parse(r.out);
+  ASSERT_EQ(tasks.size(), 12u);
+  int convs = 0, weight = 0;
+  for (const auto& t : tasks) {
+    convs += t["op"] == "conv2d";
+    weight += t["weight"].get<int>();
+    EXPECT_FALSE(t["sketches"].empty());
+  }
+  EXPECT_EQ(convs, 11);
+  EXPECT_EQ(weight, 21);
+  EXPECT_EQ(tasks[1]["weight"], 4);  // layer1's four identical 3x3 convolutions
+  const auto text = RunProgram(kProgram + " tasks resnet18", dir.path());
+  EXPECT_NE(text.out.find("| 1 | conv2d | conv2d:n=1,ci=64,h=56,w=56,co=64"), std::string::npos) << text.out;
+}
+
+TEST(TuneNetworkCommand, TunesAUserNetworkAndRecordsEveryTrial) {
+  ScratchDir dir;
+  const auto db = dir.path() / "h.db";
+  const auto r = RunProgram(kProgram + " tune-network " + WriteTinyNetwork(dir.path()).string() +
+                                " --trials 12 --batch-size 4 --min-time 0.005 --tuner random --json --db " + db.string(),
+                            dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto report = nlohmann::json::parse(r.out);
+  EXPECT_EQ(report["trials_used"], 12);
+  EXPECT_GT(report["latency_s"].get<double>(), 0);
+  EXPECT_LE(report["latency_s"].get<double>(), report["default_latency_s"].get<double>());
+  ASSERT_EQ(report["tasks"].size(), 2u);
+  EXPECT_EQ(report["tasks"][0]["weight"], 2);
+  EXPECT_EQ(Sql(db, "SELECT count(*) FROM trials"), "12\n");
+  EXPECT_EQ(Sql(db, "SELECT status, trials_requested FROM network_runs"), "finished|12\n");
+  EXPECT_EQ(Sql(db, "SELECT count(*) FROM runs WHERE network_run_id IS NULL"), "0\n");
+}
+
+TEST(TuneNetworkCommand, MalformedUserNetworkIsRefusedNamingTheFieldWithNothingWritten) {
+  ScratchDir dir;
+  const auto file = dir.path() / "bad.json";
+  std::ofstream(file) << R"({"name": "bad", "layers": [{"op": "gemm", "shape": "8,8,8"}, {"op": "conv2d", "shape": "n=1,ci=3"}]})";
+  const auto db = dir.path() / "h.db";
+  const auto r = RunProgram(kProgram + " tune-network " + file.string() + " --trials 4 --db " + db.string(), dir.path());
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("layers[1]"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("field 'op'/'shape'"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(db));
+  const auto unknown = RunProgram(kProgram + " tune-network resnet19 --trials 4 --db " + db.string(), dir.path());
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_FALSE(std::filesystem::exists(db));
+}
+
+// kill -9 at some moment mid-run, then the same command again: it finishes the budget and
+// measures no configuration twice.
+TEST(TuneNetworkCommand, KilledMidRunTheSameCommandContinuesWithoutMeasuringTwice) {
+  ScratchDir dir;
+  const auto db = dir.path() / "h.db";
+  const std::string command = kProgram + " tune-network " + WriteTinyNetwork(dir.path()).string() +
+                              " --trials 24 --batch-size 2 --min-time 0.005 --tuner opevo --db " + db.string();
+  const std::string background = command + " >/dev/null 2>&1 & echo $!";
+  FILE* shell = popen(background.c_str(), "r");
+  ASSERT_NE(shell, nullptr);
+  int pid = 0;
+  ASSERT_EQ(fscanf(shell, "%d", &pid), 1);
+  pclose(shell);
+  // Wait until some batches are in, then kill without warning.
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    if (!std::filesystem::exists(db)) continue;
+    const auto out = RunProgram("sqlite3 " + db.string() + " 'SELECT count(*) FROM trials' 2>/dev/null", dir.path()).out;
+    if (!out.empty() && std::stoi(out) >= 6) break;
+  }
+  kill(pid, SIGKILL);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const int before = std::stoi(Sql(db, "SELECT count(*) FROM trials"));
+  ASSERT_GE(before, 6);
+  ASSERT_LT(before, 24) << "the run finished before it could be killed";
+  EXPECT_EQ(Sql(db, "SELECT status FROM network_runs"), "running\n");
+
+  const auto second = RunProgram(command, dir.path());
+  ASSERT_EQ(second.exit_code, 0) << second.out << second.err;
+  EXPECT_NE(second.out.find("continuing network run 1"), std::string::npos) << second.out;
+  EXPECT_EQ(Sql(db, "SELECT count(*) FROM trials"), "24\n");
+  EXPECT_EQ(Sql(db, "SELECT count(*) FROM (SELECT DISTINCT workload_id, config_key FROM trials)"), "24\n");
+  EXPECT_EQ(Sql(db, "SELECT count(*), status FROM network_runs"), "1|finished\n");
+}
+
+}  // namespace
+}  // namespace tt
