@@ -108,7 +108,10 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    // Bad input: one line and exit 2, like every other input error (not CLI11's own codes).
+    std::cerr << "tensortune: error: " << e.what() << " (see --help)\n";
+    return 2;
   }
 
   try {

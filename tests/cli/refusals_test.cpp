@@ -1,0 +1,76 @@
+// Bad command lines: one clear line, exit 2, nothing written, and no waiting for a device
+// or a search first (each is refused before a database is opened).
+#include <gtest/gtest.h>
+
+#include "run_program.h"
+
+namespace tt {
+namespace {
+
+using testing::RunProgram;
+using testing::ScratchDir;
+
+const std::string kProgram = TENSORTUNE_BIN;
+
+struct Refusal {
+  const char* name;
+  std::string args;     // everything after the program, --db excepted
+  const char* message;  // a fragment of the one-line error
+};
+
+class CommandLineRefuses : public ::testing::TestWithParam<Refusal> {};
+
+TEST_P(CommandLineRefuses, WithOneLineExitTwoAndNoDatabase) {
+  ScratchDir dir;
+  const auto db = dir.path() / "h.db";
+  const auto r = RunProgram(kProgram + " " + GetParam().args + " --db " + db.string(), dir.path());
+  testing::ExpectRefusal(r, GetParam().message, db);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BadInputs, CommandLineRefuses,
+    ::testing::Values(
+        Refusal{"UnknownOperator", "tune --trials 2 --op convolution --shape 1,2,3", "unknown operator 'convolution'"},
+        Refusal{"MalformedShape", "tune --trials 2 --op gemm --shape 64,x,64", "malformed shape '64,x,64'"},
+        Refusal{"ShortShape", "tune --trials 2 --op gemm --shape 64,64", "malformed shape"},
+        Refusal{"UnknownDeviceIndex", "tune --trials 2 --op gemm --shape 8,8,8 --device 42", "unknown device '42'"},
+        Refusal{"UnknownDeviceName", "tune --trials 2 --op gemm --shape 8,8,8 --device nosuchgpu", "nosuchgpu"},
+        Refusal{"UnknownTuner", "tune --trials 2 --op gemm --shape 8,8,8 --tuner simulated", "simulated"},
+        Refusal{"UnknownTemplate", "tune --trials 2 --op gemm --shape 8,8,8 --template fast", "unknown template 'fast'"},
+        Refusal{"MissingConvKey", "tune --trials 2 --op conv2d --shape n=1,ci=3,h=8,w=8,co=4,kh=3,kw=3,pad=1",
+                "'stride' is missing"},
+        Refusal{"UnknownConvKey", "tune --trials 2 --op conv2d --shape n=1,ci=3,h=8,w=8,co=4,kh=3,kw=3,stride=1,pad=1,g=2",
+                "unknown key 'g'"},
+        Refusal{"KernelLargerThanInput",
+                "tune --trials 2 --op depthwise_conv2d --shape n=1,c=3,h=2,w=2,kh=5,kw=5,stride=1,pad=0",
+                "larger than the padded input"},
+        Refusal{"PinToAbsentValue", "tune --trials 2 --op gemm --shape 8,8,8 --pin vec=3", "knob vec has no value '3'"},
+        Refusal{"SwitchForAnotherOperator", "tune --trials 2 --op gemm --shape 8,8,8 --transpose-a",
+                "--transpose-a does not apply to gemm"},
+        Refusal{"SketchThatDoesNotFit",
+                "tune --trials 2 --op conv2d --shape n=1,ci=8,h=8,w=8,co=8,kh=3,kw=3,stride=2,pad=1 --template conv2d_winograd",
+                "needs a 3x3 kernel with stride 1"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+// Parse errors once exited with CLI11's codes (104 to 114) and a second "Run with --help" line.
+INSTANTIATE_TEST_SUITE_P(
+    ParseErrors, CommandLineRefuses,
+    ::testing::Values(Refusal{"NotANumber", "tune --op gemm --shape 8,8,8 --trials abc", "--trials"},
+                      Refusal{"MissingOperator", "tune --shape 8,8,8", "--op is required"},
+                      Refusal{"UnknownOption", "tune --op gemm --shape 8,8,8 --frobnicate 3", "--frobnicate"},
+                      Refusal{"RepeatedOption", "tune --op gemm --shape 8,8,8 --trials 2 --trials 3", "--trials"},
+                      Refusal{"UnknownCommand", "frobnicate", "A subcommand is required"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST(CommandLine, HelpStillExitsZero) {
+  ScratchDir dir;
+  const auto top = RunProgram(kProgram + " --help", dir.path());
+  EXPECT_EQ(top.exit_code, 0) << top.err;
+  EXPECT_NE(top.out.find("tune"), std::string::npos) << top.out;
+  const auto tune = RunProgram(kProgram + " tune --help", dir.path());
+  EXPECT_EQ(tune.exit_code, 0) << tune.err;
+  EXPECT_NE(tune.out.find("--op"), std::string::npos) << tune.out;
+}
+
+}  // namespace
+}  // namespace tt
