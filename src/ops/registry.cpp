@@ -15,7 +15,9 @@
 namespace tt {
 namespace {
 
-// Element counts stay below 2^31 so kernels can index with int.
+// Element counts stay below 2^31 so kernels can index with int (and a buffer below 8 GiB). A
+// single size of 2^31 or more can never fit; refusing it first keeps every product of two
+// sizes (a dilated kernel's span, a padded extent) far from overflowing.
 constexpr int64_t kMaxElements = int64_t{1} << 31;
 
 struct DimSpec {
@@ -157,11 +159,20 @@ std::vector<int64_t> ParseNamed(const OperatorEntry& e, std::string_view shape, 
   return values;
 }
 
+void CheckSizes(const Workload& w) {
+  for (const auto& [name, value] : w.dims)
+    if (value >= kMaxElements)
+      throw UserError("shape " + w.Key() + " is too large: every size must be below 2^31, " + name + " is " +
+                      std::to_string(value));
+}
+
+// Element counts saturate rather than wrap (ElementCount), so an overflow reads as too large.
 void CheckBufferSizes(const OperatorEntry& e, const Workload& w) {
   for (const auto* t : e.templates())
     for (const auto& buffer : t->Buffers(w))
-      if (static_cast<int64_t>(buffer.elements) >= kMaxElements)
-        throw UserError("shape " + w.Key() + " is too large: buffer " + buffer.name + " has more than 2^31 elements");
+      if (buffer.elements >= static_cast<size_t>(kMaxElements))
+        throw UserError("shape " + w.Key() + " is too large for any device: buffer " + buffer.name +
+                        " would have 2^31 elements or more");
 }
 
 std::string FlagSwitch(const std::string& flag) {
@@ -193,6 +204,7 @@ Workload ParseWorkload(std::string_view op, std::string_view shape, const std::v
   for (size_t i = 0; i < count; ++i) w.dims.emplace_back(e.dims[i].name, values[i]);
   for (size_t i = count; i < e.dims.size(); ++i)
     w.dims.emplace_back(e.dims[i].name, std::count(flags.begin(), flags.end(), e.dims[i].name) ? 1 : 0);
+  CheckSizes(w);
   if (auto why = e.why_malformed(w)) throw UserError("shape " + w.Key() + " is not valid: " + *why);
   CheckBufferSizes(e, w);
   return w;

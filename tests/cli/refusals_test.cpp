@@ -52,6 +52,29 @@ INSTANTIATE_TEST_SUITE_P(
                 "needs a 3x3 kernel with stride 1"}),
     [](const auto& info) { return std::string(info.param.name); });
 
+// Sizes whose products overflow 64 bits: these once spent minutes factorizing, then failed
+// with exit 3 or 4 and a database holding a `running` run.
+INSTANTIATE_TEST_SUITE_P(
+    OverflowingShapes, CommandLineRefuses,
+    ::testing::Values(
+        Refusal{"Gemm", "tune --op gemm --shape 4294967296,4294967296,4294967296", "m is 4294967296"},
+        Refusal{"BatchMatmul", "tune --op batch_matmul --shape 4294967296,65536,65536,65536", "b is 4294967296"},
+        Refusal{"Conv2d", "tune --op conv2d --shape n=1,ci=3,h=3037000500,w=3037000500,co=4,kh=3,kw=3,stride=1,pad=1",
+                "h is 3037000500"},
+        // Each size fits and the output is small, but the input's n*ci*h*w is 2^64, which
+        // wrapped around to 0 and reached the worker as an empty buffer (exit 3).
+        Refusal{"Conv2dProductWrapsToZero",
+                "tune --op conv2d --shape n=4,ci=1073741824,h=65536,w=65536,co=1,kh=1,kw=1,stride=65536,pad=0",
+                "buffer data would have 2^31 elements or more"},
+        // 4 * (2^31 - 1)^2 wraps around to a negative count.
+        Refusal{"DepthwiseProductWrapsNegative",
+                "sweep --op depthwise_conv2d --shape n=4,c=1,h=2147483647,w=2147483647,kh=1,kw=1,stride=2147483647,pad=0",
+                "buffer data would have 2^31 elements or more"},
+        Refusal{"GemmOutputTooLarge", "tune --op gemm --shape 65536,65536,1", "buffer C would have 2^31 elements"},
+        Refusal{"HugeStride", "tune --op depthwise_conv2d --shape n=1,c=1,h=8,w=8,kh=1,kw=1,stride=9223372036854775807,pad=0",
+                "stride is 9223372036854775807"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
 // Parse errors once exited with CLI11's codes (104 to 114) and a second "Run with --help" line.
 INSTANTIATE_TEST_SUITE_P(
     ParseErrors, CommandLineRefuses,
