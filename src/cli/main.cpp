@@ -92,7 +92,10 @@ int main(int argc, char** argv) {
   tune_cmd->add_option("--tuner-opt", tuner_opts, "Tuner option key=value (repeatable)");
   tune_cmd->add_option("--trials", tune.trials, "Configurations to measure")->capture_default_str();
   tune.sweep_limit = 2000;
-  sweep_cmd->add_option("--limit", tune.sweep_limit, "Most configurations to measure")->capture_default_str();
+  // --limit 0 would read as "not a sweep" below.
+  sweep_cmd->add_option("--limit", tune.sweep_limit, "Most configurations to measure")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
 
   tt::CompareOptions compare;
   std::string compare_tuners = "opevo,ga,xgb,random";

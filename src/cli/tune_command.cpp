@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "cli/option_checks.h"
 #include "cli/progress.h"
 #include "cli/tuning_loop.h"
 #include "core/errors.h"
@@ -43,12 +44,20 @@ class InterruptGuard {
   struct sigaction old_int_ {}, old_term_ {};
 };
 
+// A run of more trials than this would take weeks; larger numbers are typing mistakes.
+constexpr int64_t kMaxTrials = 1'000'000;
+constexpr int64_t kMaxBatchSize = 10'000;
+constexpr double kMaxTimeoutSeconds = 24 * 3600;
+constexpr double kMaxMinTimeSeconds = 3600;
+
 void CheckOptions(const TuneOptions& o) {
-  if (o.sweep_limit < 0) throw UserError("--limit must be at least 1");
-  if (o.trials < 1) throw UserError("--trials must be at least 1");
-  if (o.batch_size < 1) throw UserError("--batch-size must be at least 1");
-  if (o.timeout_s <= 0) throw UserError("--timeout must be positive");
-  if (o.min_time_s < 0) throw UserError("--min-time must not be negative");
+  if (o.sweep_limit != 0) CheckCount("--limit", o.sweep_limit, kMaxTrials);
+  else CheckCount("--trials", o.trials, kMaxTrials);
+  CheckCount("--batch-size", o.batch_size, kMaxBatchSize);
+  CheckSeconds("--timeout", o.timeout_s, false, kMaxTimeoutSeconds);
+  CheckSeconds("--min-time", o.min_time_s, true, kMaxMinTimeSeconds);
+  // Timing alone would outlast the timeout: every configuration would time out.
+  if (o.min_time_s >= o.timeout_s) throw UserError("--min-time must be shorter than --timeout");
 }
 
 std::vector<Observation> ToObservations(const ConfigSpace& space, const std::vector<TrialRecord>& records) {

@@ -75,6 +75,29 @@ INSTANTIATE_TEST_SUITE_P(
                 "stride is 9223372036854775807"}),
     [](const auto& info) { return std::string(info.param.name); });
 
+// Numbers CLI11 converts without complaint: nan and inf as doubles, over-long integers clamped.
+INSTANTIATE_TEST_SUITE_P(
+    OutOfRangeNumbers, CommandLineRefuses,
+    ::testing::Values(
+        Refusal{"TimeoutNan", "tune --op gemm --shape 8,8,8 --timeout nan", "--timeout must be a number of seconds"},
+        Refusal{"TimeoutInf", "tune --op gemm --shape 8,8,8 --timeout inf", "--timeout must be a number of seconds"},
+        Refusal{"TimeoutHuge", "tune --op gemm --shape 8,8,8 --timeout 1e300", "--timeout must be a number of seconds"},
+        Refusal{"MinTimeNan", "tune --op gemm --shape 8,8,8 --min-time nan", "--min-time must be a number of seconds"},
+        Refusal{"MinTimeInf", "tune --op gemm --shape 8,8,8 --min-time inf", "--min-time must be a number of seconds"},
+        Refusal{"MinTimeOutlastsTimeout", "tune --op gemm --shape 8,8,8 --min-time 5 --timeout 2",
+                "--min-time must be shorter than --timeout"},
+        Refusal{"TrialsHuge", "tune --op gemm --shape 8,8,8 --trials 99999999999999999999", "--trials must be a whole number"},
+        Refusal{"TrialsNegativeHuge", "tune --op gemm --shape 8,8,8 --trials -99999999999999999999",
+                "--trials must be a whole number"},
+        Refusal{"BatchSizeHuge", "tune --op gemm --shape 8,8,8 --batch-size 99999999999999999999",
+                "--batch-size must be a whole number"},
+        Refusal{"SweepLimitHuge", "sweep --op gemm --shape 8,8,8 --limit 99999999999999999999", "--limit must be a whole number"},
+        Refusal{"SweepLimitZero", "sweep --op gemm --shape 8,8,8 --limit 0", "--limit"},
+        Refusal{"CompareSeedsHuge", "compare --op gemm --shape 8,8,8 --seeds 99999999999999999999", "--seeds must be a whole number"},
+        Refusal{"CompareTrialsHuge", "compare --op gemm --shape 8,8,8 --trials 99999999999999999999",
+                "--trials must be a whole number"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
 // Parse errors once exited with CLI11's codes (104 to 114) and a second "Run with --help" line.
 INSTANTIATE_TEST_SUITE_P(
     ParseErrors, CommandLineRefuses,
