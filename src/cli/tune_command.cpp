@@ -9,6 +9,7 @@
 
 #include "cli/option_checks.h"
 #include "cli/progress.h"
+#include "cli/space_check.h"
 #include "cli/tuning_loop.h"
 #include "core/errors.h"
 #include "history/sqlite_history_store.h"
@@ -148,6 +149,7 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
                            .min_time_s = o.min_time_s});
   ConfigSpace space = kernel.Space(workload, measurer.limits());
   ApplyPins(space, o.pins);
+  CheckSpaceHasValidConfig(space, o.pins);
   const RunPlan plan = PlanRun(o, space);
   auto tuner = MakeTuner(plan.tuner, space, o.seed, o.tuner_options);
   auto store = SqliteHistoryStore::Open(o.db);  // the first thing that writes

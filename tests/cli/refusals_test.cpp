@@ -108,6 +108,16 @@ INSTANTIATE_TEST_SUITE_P(
                       Refusal{"UnknownCommand", "frobnicate", "A subcommand is required"}),
     [](const auto& info) { return std::string(info.param.name); });
 
+// Pins that are each a value of their knob but together leave no valid configuration once
+// exited 0 with "every valid configuration has been measured".
+INSTANTIATE_TEST_SUITE_P(
+    EmptyPinnedSpaces, CommandLineRefuses,
+    ::testing::Values(Refusal{"Tune", "tune --op gemm --shape 8,8,8 --pin vec=8 --pin tile_y=[8,1,1,1]",
+                              "the pinned space is empty"},
+                      Refusal{"Sweep", "sweep --op gemm --shape 8,8,8 --pin vec=8 --pin tile_y=[8,1,1,1]",
+                              "the pinned space is empty"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
 TEST(CommandLine, HelpStillExitsZero) {
   ScratchDir dir;
   const auto top = RunProgram(kProgram + " --help", dir.path());
