@@ -7,6 +7,7 @@
 #include <fstream>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "core/errors.h"
 #include "history/history_test_support.h"
@@ -118,6 +119,28 @@ TEST(HistoryOpen, RefusesSqliteDatabasesOfOtherApplications) {
     SQLite::Database(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE).exec(setup);
     ExpectRefused(path, "not a tensortune database");
   }
+}
+
+// Before the length was checked, this opened and the first write padded the file with zeros.
+TEST(HistoryOpen, RefusesDatabaseTruncatedInsideItsLastPage) {
+  TempDir dir;
+  const std::string path = testing::DatabaseOfManyPages(dir.File("history.db"));
+  fs::resize_file(path, fs::file_size(path) - 1000);
+  ExpectRefused(path, "truncated");
+}
+
+TEST(HistoryOpen, RefusesDatabaseMissingItsLastPages) {
+  TempDir dir;
+  const std::string path = testing::DatabaseOfManyPages(dir.File("history.db"));
+  fs::resize_file(path, fs::file_size(path) - 3 * 4096);
+  ExpectRefused(path, "truncated");
+}
+
+TEST(HistoryOpen, RefusesDatabaseWithOverwrittenPages) {
+  TempDir dir;
+  const std::string path = testing::DatabaseOfManyPages(dir.File("history.db"));
+  testing::OverwriteMiddleThird(path);
+  ExpectRefused(path, "corrupt");
 }
 
 TEST(HistoryOpen, RefusesTextFile) {
