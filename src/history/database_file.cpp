@@ -124,6 +124,7 @@ std::optional<std::string> WhyUnusable(const std::string& path, bool writer_acti
     std::replace(check.begin(), check.end(), '\n', ' ');
     if (check != "ok") return "it is corrupt (" + check + ")";
   } catch (const SQLite::Exception& e) {
+    if (e.getErrorCode() == SQLITE_BUSY) throw;  // not the file's fault
     return std::string("cannot read it: ") + e.what();
   }
   return std::nullopt;
@@ -193,31 +194,50 @@ void Migrate(SQLite::Database& db, const std::string& path) {
   }
 }
 
+// One connection set up for writing; throws SQLite::Exception, SQLITE_BUSY included.
+std::unique_ptr<SQLite::Database> OpenForWriting(const std::string& path, bool create) {
+  auto db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | (create ? SQLite::OPEN_CREATE : 0),
+                                               kBusyTimeoutMs);
+  // SQLite silently falls back to read-only for a write-protected file.
+  if (sqlite3_db_readonly(db->getHandle(), "main") == 1) Refuse(path, "file is not writable");
+  db->exec("PRAGMA journal_mode = WAL");
+  db->exec("PRAGMA synchronous = NORMAL");  // in WAL mode, still safe when a process dies
+  db->exec("PRAGMA foreign_keys = ON");
+  Migrate(*db, path);
+  return db;
+}
+
+bool IsBusy(const SQLite::Exception& e) {
+  return e.getErrorCode() == SQLITE_BUSY || e.getErrorCode() == SQLITE_LOCKED;
+}
+
 }  // namespace
 
 int EmbeddedSchemaVersion() { return static_cast<int>(embedded::migrations_count); }
 
+// Runs started together on a new file race to set it up: switching to WAL answers SQLITE_BUSY
+// at once, without waiting on the busy timeout, while another connection holds a lock. Busy
+// is the other process's doing, so it is retried until the busy timeout has passed, then
+// reported as an environment error, never as bad input.
 std::unique_ptr<SQLite::Database> OpenDatabaseFile(const std::string& path) {
   if (path.empty()) throw UserError("database path is empty");
-  std::error_code ec;
-  const bool existed = fs::exists(path, ec);
-  if (existed)
-    CheckExistingFile(path);
-  else
-    CheckNewFileDirectory(path);
-  try {
-    const int create = existed ? 0 : SQLite::OPEN_CREATE;
-    auto db =
-        std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | create, kBusyTimeoutMs);
-    // SQLite silently falls back to read-only for a write-protected file.
-    if (sqlite3_db_readonly(db->getHandle(), "main") == 1) Refuse(path, "file is not writable");
-    db->exec("PRAGMA journal_mode = WAL");
-    db->exec("PRAGMA synchronous = NORMAL");  // in WAL mode, still safe when a process dies
-    db->exec("PRAGMA foreign_keys = ON");
-    Migrate(*db, path);
-    return db;
-  } catch (const SQLite::Exception& e) {
-    Refuse(path, std::string("cannot open it for writing: ") + e.what());
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+  for (int attempt = 0;; ++attempt) {
+    try {
+      std::error_code ec;
+      const bool existed = fs::exists(path, ec);
+      if (existed)
+        CheckExistingFile(path);
+      else
+        CheckNewFileDirectory(path);
+      return OpenForWriting(path, !existed);
+    } catch (const SQLite::Exception& e) {
+      if (!IsBusy(e)) Refuse(path, std::string("cannot open it for writing: ") + e.what());
+      if (std::chrono::steady_clock::now() > deadline)
+        throw EnvironmentError("database " + path + ": still locked by another process after " +
+                               std::to_string(kBusyTimeoutMs / 1000) + " s: " + e.what());
+      std::this_thread::sleep_for(std::chrono::milliseconds(10 + 10 * std::min(attempt, 9)));
+    }
   }
 }
 
