@@ -128,5 +128,16 @@ TEST(CommandLine, HelpStillExitsZero) {
   EXPECT_NE(tune.out.find("--op"), std::string::npos) << tune.out;
 }
 
+// The test-only operator whose kernels crash or hang on purpose answers only to those who ask.
+TEST(CommandLine, SelftestOperatorNeedsTheDiagnosticsSwitch) {
+  ScratchDir dir;
+  const auto db = dir.path() / "h.db";
+  const std::string args = " tune --op selftest --shape 64 --trials 1 --db " + db.string();
+  testing::ExpectRefusal(RunProgram("env -u TENSORTUNE_DIAGNOSTICS " + kProgram + args, dir.path()),
+                         "unknown operator 'selftest'", db);
+  const auto r = RunProgram("TENSORTUNE_DIAGNOSTICS=1 " + kProgram + args + " --pin behaviour=0 --min-time 0.01", dir.path());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
 }  // namespace
 }  // namespace tt
