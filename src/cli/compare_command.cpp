@@ -9,6 +9,7 @@
 #include <ostream>
 #include <unordered_map>
 
+#include "cli/option_checks.h"
 #include "cli/pins.h"
 #include "core/errors.h"
 #include "history/sqlite_history_store.h"
@@ -102,7 +103,9 @@ std::string TableRow(const std::string& tuner, const std::vector<ReplayRun>& run
 }
 
 void CheckOptions(const CompareOptions& o) {
-  if (o.seeds < 1 || o.trials < 1 || o.batch_size < 1) throw UserError("--seeds, --trials and --batch-size must be at least 1");
+  CheckCount("--seeds", o.seeds, kMaxSeeds);
+  CheckCount("--trials", o.trials, kMaxTrials);
+  CheckCount("--batch-size", o.batch_size, kMaxBatchSize);
   if (o.tuners.empty()) throw UserError("--tuners names no tuner");
   if (!std::filesystem::exists(o.db)) throw UserError("no history database at " + o.db);
 }

@@ -96,7 +96,10 @@ int main(int argc, char** argv) {
   tune_cmd->add_option("--tuner-opt", tuner_opts, "Tuner option key=value (repeatable)");
   tune_cmd->add_option("--trials", tune.trials, "Configurations to measure")->capture_default_str();
   tune.sweep_limit = 2000;
-  sweep_cmd->add_option("--limit", tune.sweep_limit, "Most configurations to measure")->capture_default_str();
+  // --limit 0 would read as "not a sweep" below.
+  sweep_cmd->add_option("--limit", tune.sweep_limit, "Most configurations to measure")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
 
   tt::TuneNetworkOptions net;
   std::vector<std::string> net_tuner_opts;
@@ -142,7 +145,10 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    // Bad input: one line and exit 2, like every other input error (not CLI11's own codes).
+    std::cerr << "tensortune: error: " << e.what() << " (see --help)\n";
+    return 2;
   }
 
   try {

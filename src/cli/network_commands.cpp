@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "cli/option_checks.h"
 #include "cli/progress.h"
 #include "core/errors.h"
 #include "history/sqlite_history_store.h"
@@ -19,6 +20,8 @@
 
 namespace tt {
 namespace {
+
+constexpr int64_t kMaxBatch = 65'536;  // a network's batch size
 
 std::string Join(const std::vector<std::string>& items, const char* separator = ", ") {
   std::string text;
@@ -129,9 +132,11 @@ int RunTasks(const std::string& name, int64_t batch, bool json, std::ostream& ou
 }
 
 int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
-  if (o.timeout_s <= 0) throw UserError("--timeout must be positive");
-  if (o.min_time_s < 0) throw UserError("--min-time must not be negative");
-  if (o.ucb_c < 0) throw UserError("--ucb-c must not be negative");
+  CheckCount("--trials", o.trials, kMaxTrials);
+  CheckCount("--batch-size", o.batch_size, kMaxBatchSize);
+  CheckCount("--batch", o.batch, kMaxBatch);
+  CheckMeasuringTimes(o.timeout_s, o.min_time_s, o.time_limit_s);
+  if (!(o.ucb_c >= 0 && o.ucb_c <= 100)) throw UserError("--ucb-c must be a number from 0 to 100");
   const Network network = LoadNetwork(o.network);
   const auto tasks = NetworkTasks(network, o.batch);  // a bad batch is refused before the device is opened
   MakeTaskScheduler(o.scheduler);

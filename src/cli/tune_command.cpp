@@ -6,8 +6,10 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "cli/option_checks.h"
 #include "cli/progress.h"
 #include "cli/pins.h"
+#include "cli/space_check.h"
 #include "core/errors.h"
 #include "history/sqlite_history_store.h"
 #include "history/timestamp.h"
@@ -21,12 +23,10 @@ namespace tt {
 namespace {
 
 void CheckOptions(const TuneOptions& o) {
-  if (o.sweep_limit < 0) throw UserError("--limit must be at least 1");
-  if (o.trials < 1) throw UserError("--trials must be at least 1");
-  if (o.batch_size < 1) throw UserError("--batch-size must be at least 1");
-  if (o.timeout_s <= 0) throw UserError("--timeout must be positive");
-  if (o.min_time_s < 0) throw UserError("--min-time must not be negative");
-  if (o.time_limit_s < 0) throw UserError("--time-limit must not be negative");
+  if (o.sweep_limit != 0) CheckCount("--limit", o.sweep_limit, kMaxTrials);
+  else CheckCount("--trials", o.trials, kMaxTrials);
+  CheckCount("--batch-size", o.batch_size, kMaxBatchSize);
+  CheckMeasuringTimes(o.timeout_s, o.min_time_s, o.time_limit_s);
 }
 
 // What a run measures: the tuner and trials asked for, or for a sweep every valid config when
@@ -121,6 +121,7 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
                            .min_time_s = o.min_time_s});
   ConfigSpace space = kernel.Space(workload, measurer.limits());
   ApplyPins(space, o.pins);
+  CheckSpaceHasValidConfig(space, o.pins);
   const RunPlan plan = PlanRun(o, space);
   TuningTask task(kernel, workload, std::move(space), [&](const ConfigSpace& s) {
     return MakeTuner(plan.tuner, s, o.seed, o.tuner_options);

@@ -4,12 +4,17 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdio>
 #include <filesystem>
+#include <cstdint>
 #include <fstream>
+#include <optional>
 #include <string_view>
+#include <thread>
 #include <utility>
 
 #include "core/errors.h"
@@ -40,12 +45,37 @@ void CheckSchemaVersion(const std::string& path, int version) {
                      ", this build knows up to " + std::to_string(EmbeddedSchemaVersion()));
 }
 
-bool HasSqliteMagic(const std::string& path) {
-  static constexpr std::string_view kMagic{"SQLite format 3\0", 16};
-  std::array<char, 16> head{};
+// The first 100 bytes of a SQLite file (https://www.sqlite.org/fileformat.html), when present.
+std::optional<std::string> ReadHeader(const std::string& path) {
+  std::string head(100, '\0');
   std::ifstream in(path, std::ios::binary);
-  in.read(head.data(), head.size());
-  return std::string_view(head.data(), static_cast<size_t>(in.gcount())) == kMagic;
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  if (in.gcount() != static_cast<std::streamsize>(head.size())) return std::nullopt;
+  return head;
+}
+
+uint32_t BigEndian(const std::string& bytes, size_t at, size_t width) {
+  uint32_t value = 0;
+  for (size_t i = 0; i < width; ++i) value = value << 8 | static_cast<unsigned char>(bytes[at + i]);
+  return value;
+}
+
+// A file cut short (a failed copy, a full disk) can still open and report its version, and
+// writing would then extend it with zeros, so its length is checked against its header first.
+// Only valid while no -wal file exists: a writer's pages may still be on their way.
+std::optional<std::string> WhyTruncated(const std::string& header, uintmax_t file_size) {
+  const uint32_t page_size = BigEndian(header, 16, 2) == 1 ? 65536 : BigEndian(header, 16, 2);
+  if (page_size < 512 || page_size > 65536 || (page_size & (page_size - 1)) != 0)
+    return "its header is damaged (page size " + std::to_string(page_size) + ")";
+  if (file_size % page_size != 0)
+    return "it is truncated or damaged: " + std::to_string(file_size) + " bytes is not a whole number of " +
+           std::to_string(page_size) + "-byte pages";
+  const uint32_t pages = BigEndian(header, 28, 4);
+  const bool pages_valid = BigEndian(header, 92, 4) == BigEndian(header, 24, 4);  // see "in-header database size"
+  if (pages_valid && pages > 0 && uintmax_t{pages} * page_size > file_size)
+    return "it is truncated: its header counts " + std::to_string(pages) + " pages, the file holds " +
+           std::to_string(file_size / page_size);
+  return std::nullopt;
 }
 
 std::string ImmutableUri(const std::string& path) {
@@ -64,31 +94,78 @@ std::string ImmutableUri(const std::string& path) {
 
 // Even a read-only connection creates -wal and -shm files beside a WAL database; an
 // immutable one does not, and is exact while no -wal file shows that a writer is active.
-SQLite::Database OpenForInspection(const std::string& path) {
-  std::error_code ec;
-  if (fs::exists(path + "-wal", ec))
-    return SQLite::Database(path, SQLite::OPEN_READONLY, kBusyTimeoutMs);
+SQLite::Database OpenForInspection(const std::string& path, bool writer_active) {
+  if (writer_active) return SQLite::Database(path, SQLite::OPEN_READONLY, kBusyTimeoutMs);
   return SQLite::Database(ImmutableUri(path), SQLite::OPEN_READONLY | SQLite::OPEN_URI);
 }
 
-// Refusing an existing file must write nothing, so it is inspected read-only first.
-void CheckExistingFile(const std::string& path) {
+// What makes an existing SQLite file unusable, found without writing a byte: a wrong length,
+// another application's tables, a newer schema, or pages that fail SQLite's quick_check.
+std::optional<std::string> WhyUnusable(const std::string& path, bool writer_active) {
   std::error_code ec;
-  if (fs::is_directory(path, ec)) Refuse(path, "is a directory, not a database file");
-  if (fs::file_size(path, ec) > 0 && !ec && !HasSqliteMagic(path))
-    Refuse(path, "not a SQLite database");
+  const uintmax_t size = fs::file_size(path, ec);
+  if (ec || size == 0) return std::nullopt;  // empty: ours to fill
+  const auto header = ReadHeader(path);
+  if (!header || header->compare(0, 16, std::string_view("SQLite format 3\0", 16)) != 0)
+    return "not a SQLite database";
+  if (!writer_active)
+    if (auto why = WhyTruncated(*header, size)) return why;
   try {
-    SQLite::Database db = OpenForInspection(path);
+    SQLite::Database db = OpenForInspection(path, writer_active);
     const int application_id = PragmaInt(db, "application_id");
     const int user_version = PragmaInt(db, "user_version");
     const int objects = db.execAndGet("SELECT count(*) FROM sqlite_master").getInt();
-    if (application_id == kApplicationId)
-      CheckSchemaVersion(path, user_version);
-    else if (application_id != 0 || user_version != 0 || objects > 0)  // else empty: ours to fill
-      Refuse(path, "a SQLite database that is not a tensortune database");
+    if (application_id != kApplicationId && (application_id != 0 || user_version != 0 || objects > 0))
+      return "a SQLite database that is not a tensortune database";
+    if (user_version > EmbeddedSchemaVersion())
+      return "written by a newer tensortune: schema version " + std::to_string(user_version) +
+             ", this build knows up to " + std::to_string(EmbeddedSchemaVersion());
+    std::string check = db.execAndGet("PRAGMA quick_check(1)").getString();
+    std::replace(check.begin(), check.end(), '\n', ' ');
+    if (check != "ok") return "it is corrupt (" + check + ")";
   } catch (const SQLite::Exception& e) {
-    Refuse(path, std::string("cannot read it: ") + e.what());
+    if (e.getErrorCode() == SQLITE_BUSY) throw;  // not the file's fault
+    return std::string("cannot read it: ") + e.what();
   }
+  return std::nullopt;
+}
+
+// Size, modification time and whether a writer is active: when these stay the same across an
+// inspection, its verdict is about the file, not about a write that happened meanwhile.
+struct FileState {
+  uintmax_t size = 0;
+  fs::file_time_type modified;
+  bool writer_active = false;
+  bool operator==(const FileState&) const = default;
+};
+
+FileState StateOf(const std::string& path) {
+  std::error_code ec;
+  FileState state;
+  state.size = fs::file_size(path, ec);
+  state.modified = fs::last_write_time(path, ec);
+  state.writer_active = fs::exists(path + "-wal", ec);
+  return state;
+}
+
+// Refusing an existing file must write nothing, so it is inspected read-only first. A reader
+// can see a page half written by another process's checkpoint, so a refusal stands only when
+// two inspections 50 ms apart agree and the file did not change from the first to the second.
+void CheckExistingFile(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) Refuse(path, "is a directory, not a database file");
+  FileState state = StateOf(path);
+  std::optional<std::string> previous;
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    const auto why = WhyUnusable(path, state.writer_active);
+    if (!why) return;
+    const FileState now = StateOf(path);
+    if (why == previous && now == state) break;
+    previous = why;
+    state = now;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  Refuse(path, *previous);
 }
 
 // Checked first because SQLite would report both as "unable to open database file".
@@ -117,31 +194,50 @@ void Migrate(SQLite::Database& db, const std::string& path) {
   }
 }
 
+// One connection set up for writing; throws SQLite::Exception, SQLITE_BUSY included.
+std::unique_ptr<SQLite::Database> OpenForWriting(const std::string& path, bool create) {
+  auto db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | (create ? SQLite::OPEN_CREATE : 0),
+                                               kBusyTimeoutMs);
+  // SQLite silently falls back to read-only for a write-protected file.
+  if (sqlite3_db_readonly(db->getHandle(), "main") == 1) Refuse(path, "file is not writable");
+  db->exec("PRAGMA journal_mode = WAL");
+  db->exec("PRAGMA synchronous = NORMAL");  // in WAL mode, still safe when a process dies
+  db->exec("PRAGMA foreign_keys = ON");
+  Migrate(*db, path);
+  return db;
+}
+
+bool IsBusy(const SQLite::Exception& e) {
+  return e.getErrorCode() == SQLITE_BUSY || e.getErrorCode() == SQLITE_LOCKED;
+}
+
 }  // namespace
 
 int EmbeddedSchemaVersion() { return static_cast<int>(embedded::migrations_count); }
 
+// Runs started together on a new file race to set it up: switching to WAL answers SQLITE_BUSY
+// at once, without waiting on the busy timeout, while another connection holds a lock. Busy
+// is the other process's doing, so it is retried until the busy timeout has passed, then
+// reported as an environment error, never as bad input.
 std::unique_ptr<SQLite::Database> OpenDatabaseFile(const std::string& path) {
   if (path.empty()) throw UserError("database path is empty");
-  std::error_code ec;
-  const bool existed = fs::exists(path, ec);
-  if (existed)
-    CheckExistingFile(path);
-  else
-    CheckNewFileDirectory(path);
-  try {
-    const int create = existed ? 0 : SQLite::OPEN_CREATE;
-    auto db =
-        std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | create, kBusyTimeoutMs);
-    // SQLite silently falls back to read-only for a write-protected file.
-    if (sqlite3_db_readonly(db->getHandle(), "main") == 1) Refuse(path, "file is not writable");
-    db->exec("PRAGMA journal_mode = WAL");
-    db->exec("PRAGMA synchronous = NORMAL");  // in WAL mode, still safe when a process dies
-    db->exec("PRAGMA foreign_keys = ON");
-    Migrate(*db, path);
-    return db;
-  } catch (const SQLite::Exception& e) {
-    Refuse(path, std::string("cannot open it for writing: ") + e.what());
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+  for (int attempt = 0;; ++attempt) {
+    try {
+      std::error_code ec;
+      const bool existed = fs::exists(path, ec);
+      if (existed)
+        CheckExistingFile(path);
+      else
+        CheckNewFileDirectory(path);
+      return OpenForWriting(path, !existed);
+    } catch (const SQLite::Exception& e) {
+      if (!IsBusy(e)) Refuse(path, std::string("cannot open it for writing: ") + e.what());
+      if (std::chrono::steady_clock::now() > deadline)
+        throw EnvironmentError("database " + path + ": still locked by another process after " +
+                               std::to_string(kBusyTimeoutMs / 1000) + " s: " + e.what());
+      std::this_thread::sleep_for(std::chrono::milliseconds(10 + 10 * std::min(attempt, 9)));
+    }
   }
 }
 

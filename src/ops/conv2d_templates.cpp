@@ -17,14 +17,14 @@ class Conv2dTemplate : public KernelTemplate {
 
   std::vector<BufferSpec> Buffers(const Workload& w) const override {
     const ConvShape s = ConvShape::Of(w);
-    return {{"data", static_cast<size_t>(s.input_elements()), false},
-            {"weight", static_cast<size_t>(s.co * s.ci * s.kh * s.kw), false},
-            {"out", static_cast<size_t>(s.output_elements()), true}};
+    return {{"data", s.input_elements(), false},
+            {"weight", ElementCount({s.co, s.ci, s.kh, s.kw}), false},
+            {"out", s.output_elements(), true}};
   }
 
   double Flops(const Workload& w) const override {
     const ConvShape s = ConvShape::Of(w);
-    return 2.0 * static_cast<double>(s.output_elements()) * static_cast<double>(s.ci * s.kh * s.kw);
+    return 2.0 * static_cast<double>(s.output_elements()) * static_cast<double>(ElementCount({s.ci, s.kh, s.kw}));
   }
 
   void Reference(const Workload& w, const std::vector<const float*>& in, float* out) const override {

@@ -17,8 +17,8 @@ struct ConvShape {
 
   // Reads conv2d (n, ci, h, w, co, kh, kw, ...) or depthwise_conv2d (n, c, h, w, kh, kw, ...).
   static ConvShape Of(const Workload& workload);
-  int64_t input_elements() const { return n * ci * h * w; }
-  int64_t output_elements() const { return n * co * oh * ow; }
+  size_t input_elements() const { return ElementCount({n, ci, h, w}); }
+  size_t output_elements() const { return ElementCount({n, co, oh, ow}); }
 };
 
 // Output extent of one spatial axis; 0 or less when the dilated kernel exceeds the padded input.

@@ -22,6 +22,13 @@ std::string JoinKernelSources(std::initializer_list<std::string_view> files) {
   return text;
 }
 
+size_t ElementCount(std::initializer_list<int64_t> extents) {
+  size_t product = 1;
+  for (const int64_t extent : extents)
+    if (extent < 0 || __builtin_mul_overflow(product, static_cast<size_t>(extent), &product)) return SIZE_MAX;
+  return product;
+}
+
 std::string KernelTemplate::SourceHash() const {
   // FNV-1a over the source: enough to tell template revisions apart in the history.
   uint64_t h = 0xcbf29ce484222325ULL;

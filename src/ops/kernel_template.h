@@ -33,6 +33,10 @@ struct BufferSpec {
   bool is_output = false;
 };
 
+// The product of `extents`, saturating at SIZE_MAX instead of wrapping around: a shape typed
+// with huge sizes then reads as too large rather than as a small one.
+size_t ElementCount(std::initializer_list<int64_t> extents);
+
 class KernelTemplate {
  public:
   virtual ~KernelTemplate() = default;

@@ -122,11 +122,9 @@ class MatmulTiled final : public KernelTemplate {
 
   std::vector<BufferSpec> Buffers(const Workload& w) const override {
     const MatmulShape s(w);
-    const auto b = static_cast<size_t>(s.b), m = static_cast<size_t>(s.m), n = static_cast<size_t>(s.n),
-               k = static_cast<size_t>(s.k);
-    return {{batched_ ? "X" : "A", b * m * k, false},
-            {batched_ ? "Y" : "B", b * k * n, false},
-            {batched_ ? "Z" : "C", b * m * n, true}};
+    return {{batched_ ? "X" : "A", ElementCount({s.b, s.m, s.k}), false},
+            {batched_ ? "Y" : "B", ElementCount({s.b, s.k, s.n}), false},
+            {batched_ ? "Z" : "C", ElementCount({s.b, s.m, s.n}), true}};
   }
 
   double Flops(const Workload& w) const override {

@@ -1,7 +1,9 @@
 #pragma once
 // Runs a command line through the shell and captures its exit code, stdout and stderr.
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -27,6 +29,15 @@ inline ProgramResult RunProgram(const std::string& command, const std::filesyste
   const std::string line = command + " >" + out.string() + " 2>" + err.string() + " </dev/null";
   const int status = std::system(line.c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, ReadFile(out), ReadFile(err)};
+}
+
+// Bad input: exit code 2, exactly one line on stderr containing `message`, and no database
+// file at `db`.
+inline void ExpectRefusal(const ProgramResult& r, const std::string& message, const std::filesystem::path& db) {
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(db)) << db;
 }
 
 // A fresh directory under the system's temp dir, removed with the object.

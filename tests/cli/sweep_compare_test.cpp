@@ -19,7 +19,7 @@ TEST(SweepCommand, MeasuresEveryValidConfigOfASmallSpaceOnce) {
   ScratchDir dir;
   const auto db = (dir.path() / "h.db").string();
   // The selftest space has one config per behaviour: ok, crash, hang, wrong answer, compile error.
-  const std::string sweep = kProgram + " sweep --op selftest --shape 64 --limit 10 --timeout 3 --min-time 0.01 --json --db " + db;
+  const std::string sweep = "TENSORTUNE_DIAGNOSTICS=1 " + kProgram + " sweep --op selftest --shape 64 --limit 10 --timeout 3 --min-time 0.01 --json --db " + db;
   const auto r = RunProgram(sweep, dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto summary = nlohmann::json::parse(r.out);

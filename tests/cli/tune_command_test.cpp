@@ -77,48 +77,6 @@ TEST(TuneCommand, PlainTextReportNamesBestConfigAndRun) {
   EXPECT_NE(r.out.find("trials 3/3"), std::string::npos);  // plain progress lines when not a terminal
 }
 
-struct BadInput {
-  const char* name;
-  std::string args;
-  const char* message;  // a fragment of the one-line error
-};
-
-class TuneRejects : public ::testing::TestWithParam<BadInput> {};
-
-TEST_P(TuneRejects, WithOneClearLineAndNothingWritten) {
-  ScratchDir dir;
-  const auto db = dir.path() / "h.db";
-  const auto r = RunProgram(kProgram + " tune --trials 2 " + GetParam().args + " --db " + db.string(), dir.path());
-  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
-  EXPECT_NE(r.err.find(GetParam().message), std::string::npos) << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_FALSE(std::filesystem::exists(db));
-}
-
-INSTANTIATE_TEST_SUITE_P(
-    BadInputs, TuneRejects,
-    ::testing::Values(BadInput{"UnknownOperator", "--op convolution --shape 1,2,3", "unknown operator 'convolution'"},
-                      BadInput{"MalformedShape", "--op gemm --shape 64,x,64", "malformed shape '64,x,64'"},
-                      BadInput{"ShortShape", "--op gemm --shape 64,64", "malformed shape"},
-                      BadInput{"UnknownDeviceIndex", "--op gemm --shape 8,8,8 --device 42", "unknown device '42'"},
-                      BadInput{"UnknownDeviceName", "--op gemm --shape 8,8,8 --device nosuchgpu", "nosuchgpu"},
-                      BadInput{"UnknownTuner", "--op gemm --shape 8,8,8 --tuner simulated", "simulated"},
-                      BadInput{"UnknownTemplate", "--op gemm --shape 8,8,8 --template fast", "unknown template 'fast'"},
-                      BadInput{"MissingConvKey", "--op conv2d --shape n=1,ci=3,h=8,w=8,co=4,kh=3,kw=3,pad=1",
-                               "'stride' is missing"},
-                      BadInput{"UnknownConvKey", "--op conv2d --shape n=1,ci=3,h=8,w=8,co=4,kh=3,kw=3,stride=1,pad=1,g=2",
-                               "unknown key 'g'"},
-                      BadInput{"KernelLargerThanInput",
-                               "--op depthwise_conv2d --shape n=1,c=3,h=2,w=2,kh=5,kw=5,stride=1,pad=0",
-                               "larger than the padded input"},
-                      BadInput{"PinToAbsentValue", "--op gemm --shape 8,8,8 --pin vec=3", "knob vec has no value '3'"},
-                      BadInput{"SwitchForAnotherOperator", "--op gemm --shape 8,8,8 --transpose-a",
-                               "--transpose-a does not apply to gemm"},
-                      BadInput{"SketchThatDoesNotFit",
-                               "--op conv2d --shape n=1,ci=8,h=8,w=8,co=8,kh=3,kw=3,stride=2,pad=1 --template conv2d_winograd",
-                               "needs a 3x3 kernel with stride 1"}),
-    [](const auto& info) { return std::string(info.param.name); });
-
 TEST(TuneCommand, RefusesUnwritableDatabasePath) {
   ScratchDir dir;
   const auto db = dir.path() / "no" / "such" / "dir" / "h.db";

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <vector>
 
 #include "history/sqlite_history_store.h"
 
@@ -80,6 +81,28 @@ inline TrialRecord FailedTrial(const std::string& key, MeasureStatus status, int
   TrialRecord r = OkTrial(key, {}, batch);
   r.result = MeasureResult::Failure(status, "failed: " + key);
   return r;
+}
+
+// Writes a closed tensortune database of many 4 KiB pages (no -wal file left beside it).
+inline std::string DatabaseOfManyPages(const std::string& path) {
+  auto store = SqliteHistoryStore::Open(path);
+  const TaskIds task = GemmTask(*store);
+  std::vector<TrialRecord> trials;
+  for (int i = 0; i < 400; ++i) trials.push_back(OkTrial("config-" + std::to_string(i) + std::string(40, 'x'), {1e-3}));
+  store->RecordBatch(store->BeginRun(task, {}), task, trials);
+  store.reset();
+  EXPECT_GE(std::filesystem::file_size(path), 20u * 4096);
+  EXPECT_FALSE(std::filesystem::exists(path + "-wal"));
+  return path;
+}
+
+// Damages a database as a failed copy or a stray write would, without changing its length.
+inline void OverwriteMiddleThird(const std::string& path) {
+  const auto size = std::filesystem::file_size(path);
+  std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+  file.seekp(static_cast<std::streamoff>(size / 3 / 4096 * 4096));
+  const std::string garbage(size / 3, '\xa5');
+  file.write(garbage.data(), static_cast<std::streamsize>(garbage.size()));
 }
 
 }  // namespace tt::testing

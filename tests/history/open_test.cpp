@@ -1,12 +1,15 @@
 // What SqliteHistoryStore::Open accepts, and what it refuses without writing anything.
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
+#include <grp.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "core/errors.h"
 #include "history/history_test_support.h"
@@ -120,6 +123,28 @@ TEST(HistoryOpen, RefusesSqliteDatabasesOfOtherApplications) {
   }
 }
 
+// Before the length was checked, this opened and the first write padded the file with zeros.
+TEST(HistoryOpen, RefusesDatabaseTruncatedInsideItsLastPage) {
+  TempDir dir;
+  const std::string path = testing::DatabaseOfManyPages(dir.File("history.db"));
+  fs::resize_file(path, fs::file_size(path) - 1000);
+  ExpectRefused(path, "truncated");
+}
+
+TEST(HistoryOpen, RefusesDatabaseMissingItsLastPages) {
+  TempDir dir;
+  const std::string path = testing::DatabaseOfManyPages(dir.File("history.db"));
+  fs::resize_file(path, fs::file_size(path) - 3 * 4096);
+  ExpectRefused(path, "truncated");
+}
+
+TEST(HistoryOpen, RefusesDatabaseWithOverwrittenPages) {
+  TempDir dir;
+  const std::string path = testing::DatabaseOfManyPages(dir.File("history.db"));
+  testing::OverwriteMiddleThird(path);
+  ExpectRefused(path, "corrupt");
+}
+
 TEST(HistoryOpen, RefusesTextFile) {
   TempDir dir;
   const std::string path = dir.File("notes.txt");
@@ -147,13 +172,43 @@ TEST(HistoryOpen, RefusesUnwritableDirectory) {
   ExpectRefused((unwritable / "history.db").string(), "not writable");
 }
 
+// Exit code of a child that drops root for `nobody` (uid and gid 65534) and tries to open
+// `path`: 0 refused as not writable, 1 opened or refused otherwise, 2 could not drop root.
+int OpenAsNobody(const std::string& path) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    if (setgroups(0, nullptr) != 0 || setgid(65534) != 0 || setuid(65534) != 0) _exit(2);
+    try {
+      SqliteHistoryStore::Open(path).reset();
+    } catch (const UserError& e) {
+      _exit(std::string(e.what()).find("not writable") != std::string::npos ? 0 : 1);
+    } catch (...) {
+    }
+    _exit(1);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+// Permissions do not bind root, as CI runs the tests, so root checks the promise as `nobody`.
 TEST(HistoryOpen, RefusesWriteProtectedDatabase) {
   TempDir dir;
   const std::string path = dir.File("history.db");
   SqliteHistoryStore::Open(path).reset();
-  fs::permissions(path, fs::perms::owner_read);
-  if (access(path.c_str(), W_OK) == 0) GTEST_SKIP() << "permissions do not bind this user (root)";
-  ExpectRefused(path, "not writable");
+  fs::permissions(path, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  if (access(path.c_str(), W_OK) != 0) {
+    ExpectRefused(path, "not writable");
+    return;
+  }
+  ASSERT_EQ(geteuid(), 0u) << "a write-protected file is writable by a user other than root";
+  const std::string bytes_before = ReadBytes(path);
+  const std::set<std::string> files_before = FilesIn(dir.path());
+  const int result = OpenAsNobody(path);
+  if (result == 2) GTEST_SKIP() << "cannot drop root for uid 65534 here";
+  EXPECT_EQ(result, 0) << "nobody opened a write-protected database, or it was refused for another reason";
+  EXPECT_EQ(ReadBytes(path), bytes_before);
+  EXPECT_EQ(FilesIn(dir.path()), files_before);
 }
 
 }  // namespace

@@ -53,7 +53,7 @@ inline size_t ExpectDirectConvCoversEachOutputOnce(const KernelTemplate& t, cons
                       ++writes[((n * s.co + ff) * s.oh + yy) * s.ow + xx];
                     }
         }
-    EXPECT_EQ(std::count(writes.begin(), writes.end(), 1), s.output_elements()) << space.Key(c);
+    EXPECT_EQ(static_cast<size_t>(std::count(writes.begin(), writes.end(), 1)), s.output_elements()) << space.Key(c);
     ++checked;
   }
   return checked;

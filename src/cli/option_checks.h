@@ -1,0 +1,26 @@
+#pragma once
+// Range checks of numeric options. CLI11 hands over what it could convert: an over-long
+// number arrives clamped to the type's limit, and "nan" or "inf" as a double, so every count
+// and every number of seconds is checked here before anything starts.
+#include <cstdint>
+#include <string_view>
+
+namespace tt {
+
+// Limits shared by every command. More trials than this would take weeks; larger numbers are
+// typing mistakes.
+constexpr int64_t kMaxTrials = 1'000'000;
+constexpr int64_t kMaxBatchSize = 10'000;
+constexpr int64_t kMaxSeeds = 10'000;
+constexpr double kMaxTimeoutSeconds = 24 * 3600;
+constexpr double kMaxMinTimeSeconds = 3600;
+constexpr double kMaxTimeLimitSeconds = 365 * 24 * 3600;
+
+// Throws UserError unless 1 <= value <= max.
+void CheckCount(std::string_view option, int64_t value, int64_t max);
+// Throws UserError unless value is finite, in [0, max], and positive when !zero_allowed.
+void CheckSeconds(std::string_view option, double value, bool zero_allowed, double max);
+// --timeout, --min-time (shorter than the timeout) and --time-limit (0: none) of a measuring command.
+void CheckMeasuringTimes(double timeout_s, double min_time_s, double time_limit_s);
+
+}  // namespace tt
