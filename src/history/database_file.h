@@ -16,4 +16,10 @@ int EmbeddedSchemaVersion();
 // and every migration applied.
 std::unique_ptr<SQLite::Database> OpenDatabaseFile(const std::string& path);
 
+// Refuses (UserError, nothing written) a missing file, one that is not a tensortune database,
+// one written by a newer tensortune, and, when `same_version`, one of an older schema.
+void CheckDatabaseToRead(const std::string& path, bool same_version);
+// A read-only connection to an existing tensortune database (any schema up to this build's).
+std::unique_ptr<SQLite::Database> OpenDatabaseReadOnly(const std::string& path);
+
 }  // namespace tt

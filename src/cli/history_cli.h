@@ -1,0 +1,24 @@
+#pragma once
+// The command-line side of the history-as-data commands (import, export, sql, merge,
+// report): their options, and running the one chosen.
+#include <CLI/CLI.hpp>
+
+#include <iosfwd>
+#include <optional>
+
+#include "cli/import_command.h"
+
+namespace tt {
+
+class HistoryCommands {
+ public:
+  explicit HistoryCommands(CLI::App& app);
+  // The exit code of the chosen command, or nullopt when none of these was chosen.
+  std::optional<int> RunChosen(std::ostream& out, std::ostream& err) const;
+
+ private:
+  CLI::App* import_ = nullptr;
+  ImportOptions import_options_;
+};
+
+}  // namespace tt
