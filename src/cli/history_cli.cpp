@@ -9,10 +9,21 @@ HistoryCommands::HistoryCommands(CLI::App& app) {
   import_->add_option("files", import_options_.files, "AutoTVM JSON log files (one record per line)")->required();
   import_->add_option("--db", import_options_.db, "History database (created if missing)")->required();
   import_->add_flag("--skip-bad", import_options_.skip_bad, "Import the good records of files with bad lines");
+
+  export_ = app.add_subcommand("export", "Write trials of the history as an AutoTVM log, CSV or JSON");
+  ExportOptions& e = export_options_;
+  export_->add_option("--db", e.db, "History database")->required();
+  export_->add_option("--format", e.format, "autotvm, csv or json")->capture_default_str();
+  export_->add_option("--op", e.op, "Only this operator");
+  export_->add_option("--workload", e.workload, "Only this workload key (conv2d:n=1,ci=64,...)");
+  export_->add_option("--run", e.run, "Only this run id");
+  export_->add_option("--device", e.device, "Only devices whose name contains this");
+  export_->add_option("--out", e.out, "Output file (default: standard output)");
 }
 
 std::optional<int> HistoryCommands::RunChosen(std::ostream& out, std::ostream& err) const {
   if (import_->parsed()) return RunImport(import_options_, out, err);
+  if (export_->parsed()) return RunExport(export_options_, out, err);
   return std::nullopt;
 }
 

@@ -6,6 +6,7 @@
 #include <iosfwd>
 #include <optional>
 
+#include "cli/export_command.h"
 #include "cli/import_command.h"
 
 namespace tt {
@@ -19,6 +20,8 @@ class HistoryCommands {
  private:
   CLI::App* import_ = nullptr;
   ImportOptions import_options_;
+  CLI::App* export_ = nullptr;
+  ExportOptions export_options_;
 };
 
 }  // namespace tt

@@ -34,10 +34,11 @@ auto Translated(const std::string& path, F&& f) -> decltype(f()) {
 int64_t EnsureWorkload(SQLite::Database& db, const Workload& workload, double flops);
 int64_t EnsureTemplate(SQLite::Database& db, const TemplateRef& t);
 int64_t EnsureDevice(SQLite::Database& db, const DeviceInfo& d);
-// The columns ReadTrial reads, in its order (unqualified names of trials).
+// The columns ReadTrial reads, in its order (selected from the table named trials).
 inline constexpr const char* kTrialRecordColumns =
-    "config_key, config_json, status, coalesce(error, ''), times_json, time_s, gflops, "
-    "compile_s, run_id, batch, started_at, finished_at";
+    "trials.config_key, trials.config_json, trials.status, coalesce(trials.error, ''), trials.times_json, "
+    "trials.time_s, trials.gflops, trials.compile_s, trials.run_id, trials.batch, trials.started_at, "
+    "trials.finished_at";
 // Reads columns 0 to 11 of a row selected with kTrialRecordColumns.
 TrialRecord ReadTrial(SQLite::Statement& q);
 // status "running" leaves ended_at NULL; any other ends the run now.

@@ -89,14 +89,16 @@ std::variant<AutoTvmRecord, std::string> ParseAutoTvmRecord(std::string_view lin
   return r;
 }
 
+// Keys in AutoTVM's order, so that logs diff cleanly against AutoTVM's own.
 std::string FormatAutoTvmRecord(const AutoTvmRecord& r) {
-  Json j = Json::object();
-  j["input"] = Json::array({r.target, r.task_name, Json::parse(r.args_json), Json::object()});
-  j["config"] = {{"index", r.config_index}, {"code_hash", nullptr}, {"entity", Json::parse(r.entity_json)}};
-  j["result"] = Json::array({r.costs, r.error_no, r.all_cost, r.timestamp});
+  using Ordered = nlohmann::ordered_json;
+  Ordered j = Ordered::object();
+  j["input"] = Ordered::array({r.target, r.task_name, Ordered::parse(r.args_json), Ordered::object()});
+  j["config"] = {{"index", r.config_index}, {"code_hash", nullptr}, {"entity", Ordered::parse(r.entity_json)}};
+  j["result"] = Ordered::array({r.costs, r.error_no, r.all_cost, r.timestamp});
   j["version"] = 0.2;
   j["tvm_version"] = r.tvm_version.empty() ? "0.7.dev1" : r.tvm_version;
-  return j.dump();
+  return j.dump(-1, ' ', false, Ordered::error_handler_t::replace);
 }
 
 }  // namespace tt
