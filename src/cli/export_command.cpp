@@ -8,6 +8,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "cli/csv_field.h"
 #include "core/errors.h"
 #include "history/sqlite_history_store.h"
 #include "interchange/autotvm_mapping.h"
@@ -18,13 +19,6 @@ namespace {
 constexpr const char* kCsvHeader =
     "trial_id,run_id,tuner,op,workload,template,device,imported,config_key,status,time_s,gflops,compile_s,"
     "times_s,started_at,finished_at,error";
-
-std::string CsvField(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
 
 std::string CsvRow(const TrialWithTask& t) {
   const MeasureResult& m = t.trial.result;

@@ -19,11 +19,20 @@ HistoryCommands::HistoryCommands(CLI::App& app) {
   export_->add_option("--run", e.run, "Only this run id");
   export_->add_option("--device", e.device, "Only devices whose name contains this");
   export_->add_option("--out", e.out, "Output file (default: standard output)");
+
+  sql_ = app.add_subcommand("sql", "Run one SQL statement on a history database (read-only unless --write)");
+  SqlOptions& q = sql_options_;
+  sql_->add_option("statement", q.sql, "SQL, e.g. \"SELECT * FROM best_per_task\"")->required();
+  sql_->add_option("--db", q.db, "History database")->required();
+  sql_->add_flag_callback("--csv", [&q] { q.format = "csv"; }, "Print CSV");
+  sql_->add_flag_callback("--json", [&q] { q.format = "json"; }, "Print a JSON array of objects");
+  sql_->add_flag("--write", q.write, "Allow a statement that changes the database");
 }
 
 std::optional<int> HistoryCommands::RunChosen(std::ostream& out, std::ostream& err) const {
   if (import_->parsed()) return RunImport(import_options_, out, err);
   if (export_->parsed()) return RunExport(export_options_, out, err);
+  if (sql_->parsed()) return RunSqlCommand(sql_options_, out);
   return std::nullopt;
 }
 

@@ -8,6 +8,7 @@
 
 #include "cli/export_command.h"
 #include "cli/import_command.h"
+#include "cli/sql_command.h"
 
 namespace tt {
 
@@ -22,6 +23,8 @@ class HistoryCommands {
   ImportOptions import_options_;
   CLI::App* export_ = nullptr;
   ExportOptions export_options_;
+  CLI::App* sql_ = nullptr;
+  SqlOptions sql_options_;
 };
 
 }  // namespace tt
