@@ -27,12 +27,17 @@ HistoryCommands::HistoryCommands(CLI::App& app) {
   sql_->add_flag_callback("--csv", [&q] { q.format = "csv"; }, "Print CSV");
   sql_->add_flag_callback("--json", [&q] { q.format = "json"; }, "Print a JSON array of objects");
   sql_->add_flag("--write", q.write, "Allow a statement that changes the database");
+
+  merge_ = app.add_subcommand("merge", "Merge history databases: devices and workloads unified, no duplicate trials");
+  merge_->add_option("sources", merge_options_.sources, "Databases to read")->required();
+  merge_->add_option("--into", merge_options_.into, "Database to merge into (created if missing)")->required();
 }
 
 std::optional<int> HistoryCommands::RunChosen(std::ostream& out, std::ostream& err) const {
   if (import_->parsed()) return RunImport(import_options_, out, err);
   if (export_->parsed()) return RunExport(export_options_, out, err);
   if (sql_->parsed()) return RunSqlCommand(sql_options_, out);
+  if (merge_->parsed()) return RunMerge(merge_options_, out);
   return std::nullopt;
 }
 

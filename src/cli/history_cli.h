@@ -8,6 +8,7 @@
 
 #include "cli/export_command.h"
 #include "cli/import_command.h"
+#include "cli/merge_command.h"
 #include "cli/sql_command.h"
 
 namespace tt {
@@ -25,6 +26,8 @@ class HistoryCommands {
   ExportOptions export_options_;
   CLI::App* sql_ = nullptr;
   SqlOptions sql_options_;
+  CLI::App* merge_ = nullptr;
+  MergeOptions merge_options_;
 };
 
 }  // namespace tt

@@ -46,28 +46,35 @@ constexpr const char* kMergeStatements[] = {
     "JOIN merge_ids t ON t.kind = 't' AND t.other_id = r.template_id",
 };
 
+// Trials to add: the first of `other` for each task and config key, unless the task here has it.
+constexpr const char* kMergeTrialsTable =
+    "CREATE TEMP TABLE merge_trials AS SELECT t.*, r.m_device, r.m_workload, r.m_template "
+    "FROM other.trials t JOIN merge_runs r ON r.id = t.run_id "
+    "WHERE t.id = (SELECT min(u.id) FROM other.trials u WHERE u.workload_id = t.workload_id AND "
+    "u.template_id = t.template_id AND u.device_id = t.device_id AND u.config_key = t.config_key) "
+    "AND NOT EXISTS (SELECT 1 FROM main.trials m WHERE m.workload_id = r.m_workload AND "
+    "m.template_id = r.m_template AND m.device_id = r.m_device AND m.config_key = t.config_key)";
+
+// A run is added unless it is here already, or every trial it had is (an import of the same
+// log on two machines).
 constexpr const char* kMergeRuns =
     "INSERT INTO runs (tuner, options_json, seed, command, device_id, workload_id, template_id, "
     "trials_requested, started_at, ended_at, status) "
     "SELECT tuner, options_json, seed, command, m_device, m_workload, m_template, trials_requested, "
     "started_at, ended_at, status FROM merge_runs r WHERE NOT EXISTS (SELECT 1 FROM main.runs m "
     "WHERE m.device_id = r.m_device AND m.workload_id = r.m_workload AND m.template_id = r.m_template "
-    "AND m.tuner = r.tuner AND m.seed = r.seed AND m.started_at = r.started_at) ORDER BY r.id";
+    "AND m.tuner = r.tuner AND m.seed = r.seed AND m.started_at = r.started_at) "
+    "AND (EXISTS (SELECT 1 FROM merge_trials t WHERE t.run_id = r.id) "
+    "     OR NOT EXISTS (SELECT 1 FROM other.trials t WHERE t.run_id = r.id)) ORDER BY r.id";
 
-// The first trial of `other` for each task and config key, unless the task here has it.
 constexpr const char* kMergeTrials =
     "INSERT INTO trials (run_id, workload_id, template_id, device_id, config_key, config_json, status, "
     "error, times_json, time_s, gflops, compile_s, batch, started_at, finished_at) "
     "SELECT (SELECT min(m.id) FROM main.runs m WHERE m.device_id = r.m_device AND m.workload_id = "
     "r.m_workload AND m.template_id = r.m_template AND m.tuner = r.tuner AND m.seed = r.seed AND "
-    "m.started_at = r.started_at), r.m_workload, r.m_template, r.m_device, t.config_key, t.config_json, "
+    "m.started_at = r.started_at), t.m_workload, t.m_template, t.m_device, t.config_key, t.config_json, "
     "t.status, t.error, t.times_json, t.time_s, t.gflops, t.compile_s, t.batch, t.started_at, t.finished_at "
-    "FROM other.trials t JOIN merge_runs r ON r.id = t.run_id "
-    "WHERE t.id = (SELECT min(u.id) FROM other.trials u WHERE u.workload_id = t.workload_id AND "
-    "u.template_id = t.template_id AND u.device_id = t.device_id AND u.config_key = t.config_key) "
-    "AND NOT EXISTS (SELECT 1 FROM main.trials m WHERE m.workload_id = r.m_workload AND "
-    "m.template_id = r.m_template AND m.device_id = r.m_device AND m.config_key = t.config_key) "
-    "ORDER BY t.id";
+    "FROM merge_trials t JOIN merge_runs r ON r.id = t.run_id ORDER BY t.id";
 
 }  // namespace
 
@@ -96,28 +103,34 @@ std::vector<ImportCounts> SqliteHistoryStore::Import(const std::vector<ImportedT
   });
 }
 
-MergeCounts SqliteHistoryStore::MergeFrom(const std::string& other_path) {
-  CheckDatabaseToRead(other_path, /*same_version=*/true);
-  return Translated(path_, [&] {
-    SQLite::Statement attach(*db_, "ATTACH DATABASE ? AS other");
-    attach.bind(1, other_path);
-    attach.exec();
-    MergeCounts counts;
-    try {
-      SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
-      for (const char* sql : kMergeStatements) db_->exec(sql);
-      counts.runs_added = db_->exec(kMergeRuns);
-      counts.trials_added = db_->exec(kMergeTrials);
-      counts.trials_already_present = db_->execAndGet("SELECT count(*) FROM other.trials").getInt64() - counts.trials_added;
-      db_->exec("DROP TABLE temp.merge_ids; DROP TABLE temp.merge_runs");
-      transaction.commit();
-    } catch (...) {
+void SqliteHistoryStore::CheckMergeSource(const std::string& path) { CheckDatabaseToRead(path, /*same_version=*/true); }
+
+MergeCounts SqliteHistoryStore::MergeFrom(const std::vector<std::string>& other_paths) {
+  for (const auto& path : other_paths) CheckMergeSource(path);
+  MergeCounts counts;
+  for (const auto& path : other_paths) {
+    Translated(path_, [&] {
+      SQLite::Statement attach(*db_, "ATTACH DATABASE ? AS other");
+      attach.bind(1, path);
+      attach.exec();
+      try {
+        SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+        for (const char* sql : kMergeStatements) db_->exec(sql);
+        db_->exec(kMergeTrialsTable);
+        counts.runs_added += db_->exec(kMergeRuns);
+        const int64_t added = db_->exec(kMergeTrials);
+        counts.trials_added += added;
+        counts.trials_already_present += db_->execAndGet("SELECT count(*) FROM other.trials").getInt64() - added;
+        db_->exec("DROP TABLE temp.merge_ids; DROP TABLE temp.merge_runs; DROP TABLE temp.merge_trials");
+        transaction.commit();
+      } catch (...) {
+        db_->exec("DETACH DATABASE other");
+        throw;
+      }
       db_->exec("DETACH DATABASE other");
-      throw;
-    }
-    db_->exec("DETACH DATABASE other");
-    return counts;
-  });
+    });
+  }
+  return counts;
 }
 
 std::vector<TrialWithTask> SqliteHistoryStore::TrialsWithTasks(const TrialFilter& f) const {

@@ -120,11 +120,14 @@ class SqliteHistoryStore {
   // out; each task with anything new gets one finished run (tuner "import", command
   // `source`). Counts are per task, in order.
   std::vector<ImportCounts> Import(const std::vector<ImportedTask>& tasks, const std::string& source);
-  // Copies the runs and trials of another tensortune database (same schema version), with
+  // Copies the runs and trials of other tensortune databases (same schema version), with
   // devices, workloads and templates unified by their unique keys; a run already here (same
   // task, tuner, seed and start time) and a trial whose task already has its config key are
-  // left out. One transaction; `other` is only read.
-  MergeCounts MergeFrom(const std::string& other_path);
+  // left out. Every file is checked first (UserError, nothing written); then one transaction
+  // per file. The others are only read.
+  MergeCounts MergeFrom(const std::vector<std::string>& other_paths);
+  // Throws UserError unless `path` is a tensortune database this build can merge from.
+  static void CheckMergeSource(const std::string& path);
   std::vector<TrialWithTask> TrialsWithTasks(const TrialFilter& filter) const;  // oldest first
 
   std::vector<TrialRecord> Trials(const TaskIds& task) const;  // every run, oldest first
