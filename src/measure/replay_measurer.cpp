@@ -9,7 +9,7 @@ std::vector<MeasureResult> ReplayMeasurer::Measure(const MeasureTask& task, cons
     const auto it = recorded_.find(task.space->Key(config));
     results.push_back(it != recorded_.end()
                           ? it->second
-                          : MeasureResult::Failure(MeasureStatus::kInvalidConfig, "never recorded in the history"));
+                          : MeasureResult::Failure(MeasureStatus::kCompileError, kNotRecorded));
   }
   return results;
 }

@@ -47,24 +47,45 @@ TEST(SweepCommand, SamplesLargeSpacesUpToTheLimit) {
   EXPECT_EQ(summary["exhausted"], false);
 }
 
-TEST(CompareCommand, PrintsOneRowPerTunerAndEveryTunerFindsTheBestOfASmallSpace) {
+// A fully recorded space cut out of a larger one with pins: the tuners search it as they would
+// on the device, and every one finds the best within the budget.
+TEST(CompareCommand, PrintsOneRowPerTunerAndEveryTunerFindsTheBestOfACompleteRecording) {
   ScratchDir dir;
   double best = 0;
-  const std::string db = RecordSyntheticSpace(dir.path(), 60, &best);
-  const auto r = RunProgram(kProgram + " compare --op gemm --shape 16,16,16 --tuners opevo,ga,xgb,random,grid"
-                                       " --seeds 3 --trials 100 --db " + db,
+  const std::vector<std::pair<std::string, std::string>> pins = {
+      {"tile_x", "[1,2,4,2]"}, {"tile_k", "[4,2,2]"}, {"auto_unroll_max_step", "0"}, {"local_a", "0"}, {"local_b", "1"}};
+  const std::string db = RecordSyntheticSpace(dir.path(), SIZE_MAX, &best, pins);
+  std::string pin_args;
+  for (const auto& [knob, value] : pins) pin_args += " --pin " + knob + "=" + value;
+  const auto r = RunProgram(kProgram + " compare --op gemm --shape 16,16,16 --tuners opevo,ga,xgb,random,grid,gbfs"
+                                       " --seeds 3 --trials 100 --db " + db + pin_args,
                             dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("60 recorded configs (60 ok)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("best recorded " + std::to_string(static_cast<int>(best)) + ".00 GFLOPS"), std::string::npos) << r.out;
-  for (const char* tuner : {"| opevo |", "| ga |", "| xgb |", "| random |", "| grid |"}) {
+  EXPECT_NE(r.out.find("valid configs of the space (100%)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("warning"), std::string::npos) << r.out;
+  for (const char* tuner : {"| opevo |", "| ga |", "| xgb |", "| random |", "| grid |", "| gbfs |"}) {
     const auto row = r.out.find(tuner);
     ASSERT_NE(row, std::string::npos) << tuner << "\n" << r.out;
     const std::string line = r.out.substr(row, r.out.find('\n', row) - row);
-    // 100 trials exhaust 60 recorded points: the best is always reached, at @100 it is 100%.
+    // 100 trials exhaust the recorded points: the best is always reached, at @100 it is 100%.
     EXPECT_NE(line.find("| 100.0 [100.0-100.0] | "), std::string::npos) << line;
     EXPECT_NE(line.find("(3/3) |"), std::string::npos) << line;
   }
+}
+
+// A sample of a large space: said so, and unrecorded proposals cost trials as failed builds.
+TEST(CompareCommand, WarnsWhenTheRecordingIsASample) {
+  ScratchDir dir;
+  double best = 0;
+  const std::string db = RecordSyntheticSpace(dir.path(), 60, &best);
+  const auto r = RunProgram(kProgram + " compare --op gemm --shape 16,16,16 --tuners random --seeds 2 --trials 30 --db " + db,
+                            dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("60 recorded configs (60 ok)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Recorded 60 of "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("warning: the recording is a sample"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| random |"), std::string::npos) << r.out;
 }
 
 TEST(CompareCommand, RefusesWhatItCannotReplay) {
