@@ -3,12 +3,12 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 
 #include "cli/csv_field.h"
+#include "cli/whole_file.h"
 #include "core/errors.h"
 #include "history/sqlite_history_store.h"
 #include "interchange/autotvm_mapping.h"
@@ -58,19 +58,6 @@ int64_t WriteAutoTvm(const std::vector<TrialWithTask>& trials, std::ostream& out
   return unknown;
 }
 
-void WriteWhole(const std::string& path, const std::string& text) {
-  const std::string partial = path + ".partial";
-  {
-    std::ofstream file(partial, std::ios::binary);
-    file << text;
-    if (!file.flush()) {
-      std::filesystem::remove(partial);
-      throw UserError("cannot write " + path);
-    }
-  }
-  std::filesystem::rename(partial, path);
-}
-
 }  // namespace
 
 int RunExport(const ExportOptions& o, std::ostream& out, std::ostream& err) {
@@ -95,7 +82,7 @@ int RunExport(const ExportOptions& o, std::ostream& out, std::ostream& err) {
   if (o.out.empty())
     out << text.str();
   else
-    WriteWhole(o.out, text.str());
+    WriteWholeFile(o.out, text.str());
   err << fmt::format("tensortune: exported {} trials\n", trials.size());
   return 0;
 }

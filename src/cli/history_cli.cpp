@@ -31,6 +31,12 @@ HistoryCommands::HistoryCommands(CLI::App& app) {
   merge_ = app.add_subcommand("merge", "Merge history databases: devices and workloads unified, no duplicate trials");
   merge_->add_option("sources", merge_options_.sources, "Databases to read")->required();
   merge_->add_option("--into", merge_options_.into, "Database to merge into (created if missing)")->required();
+
+  report_ = app.add_subcommand("report", "Write one self-contained HTML page: best configs, status mix, convergence plots");
+  report_->add_option("--db", report_options_.db, "History database")->required();
+  report_->add_option("--run", report_options_.run, "Only this run");
+  report_->add_option("--workload", report_options_.workload, "Only this workload key (conv2d:n=1,ci=64,...)");
+  report_->add_option("--out", report_options_.out, "HTML file to write")->capture_default_str();
 }
 
 std::optional<int> HistoryCommands::RunChosen(std::ostream& out, std::ostream& err) const {
@@ -38,6 +44,7 @@ std::optional<int> HistoryCommands::RunChosen(std::ostream& out, std::ostream& e
   if (export_->parsed()) return RunExport(export_options_, out, err);
   if (sql_->parsed()) return RunSqlCommand(sql_options_, out);
   if (merge_->parsed()) return RunMerge(merge_options_, out);
+  if (report_->parsed()) return RunReport(report_options_, out);
   return std::nullopt;
 }
 

@@ -9,6 +9,7 @@
 #include "cli/export_command.h"
 #include "cli/import_command.h"
 #include "cli/merge_command.h"
+#include "cli/report_command.h"
 #include "cli/sql_command.h"
 
 namespace tt {
@@ -28,6 +29,8 @@ class HistoryCommands {
   SqlOptions sql_options_;
   CLI::App* merge_ = nullptr;
   MergeOptions merge_options_;
+  CLI::App* report_ = nullptr;
+  ReportOptions report_options_;
 };
 
 }  // namespace tt
