@@ -13,19 +13,25 @@
 -- the last migration applied.
 PRAGMA application_id = 1414813006;
 
--- One OpenCL device: the same hardware through the same driver. Rows are never updated.
+-- One device: an OpenCL device seen here (the same hardware through the same driver), or one
+-- imported from another tool's records (an AutoTVM target, a Kernel Tuner GPU), whose limits
+-- are unknown. Trials of an imported device are never this machine's history. Rows are never
+-- updated.
 CREATE TABLE devices (
   id INTEGER PRIMARY KEY,
   fingerprint TEXT NOT NULL UNIQUE,           -- platform || ' | ' || name || ' | ' || driver_version
-  platform TEXT NOT NULL,                     -- CL_PLATFORM_NAME
-  name TEXT NOT NULL,                         -- CL_DEVICE_NAME
+  platform TEXT NOT NULL,                     -- CL_PLATFORM_NAME; 'AutoTVM', 'Kernel Tuner' when imported
+  name TEXT NOT NULL,                         -- CL_DEVICE_NAME; the AutoTVM target when imported
   driver_version TEXT NOT NULL,               -- CL_DRIVER_VERSION
   type TEXT NOT NULL,                         -- 'cpu', 'gpu', 'accelerator' or 'other'
-  compute_units INTEGER NOT NULL,
-  max_work_group_size INTEGER NOT NULL,
-  local_mem_bytes INTEGER NOT NULL,
-  global_mem_bytes INTEGER NOT NULL,
-  first_seen TEXT NOT NULL                    -- when a run first used this device
+  compute_units INTEGER,                      -- the limits: NULL only when imported
+  max_work_group_size INTEGER,
+  local_mem_bytes INTEGER,
+  global_mem_bytes INTEGER,
+  first_seen TEXT NOT NULL,                   -- when a run first used (or an import added) it
+  imported INTEGER NOT NULL DEFAULT 0 CHECK (imported IN (0, 1)),
+  CHECK (imported = 1 OR (compute_units IS NOT NULL AND max_work_group_size IS NOT NULL AND
+                          local_mem_bytes IS NOT NULL AND global_mem_bytes IS NOT NULL))
 );
 
 -- One operator instance (operator + named dimensions).
@@ -165,3 +171,53 @@ JOIN runs AS r ON r.id = t.run_id
 JOIN workloads AS w ON w.id = t.workload_id
 JOIN kernel_templates AS k ON k.id = t.template_id
 JOIN devices AS d ON d.id = t.device_id;
+
+-- The fastest ok trial of every task (workload x template x device).
+CREATE VIEW best_per_task AS
+SELECT w.op, w.key AS workload, k.name AS template, d.name AS device, d.imported,
+       t.config_key, t.time_s, t.gflops, t.run_id, t.id AS trial_id
+FROM trials AS t
+JOIN workloads AS w ON w.id = t.workload_id
+JOIN kernel_templates AS k ON k.id = t.template_id
+JOIN devices AS d ON d.id = t.device_id
+WHERE t.id = (SELECT b.id FROM trials AS b
+              WHERE b.workload_id = t.workload_id AND b.template_id = t.template_id
+                AND b.device_id = t.device_id AND b.status = 'ok' AND b.time_s > 0
+              ORDER BY b.time_s, b.id LIMIT 1);
+
+-- Every run with its tuner, budget and outcome.
+CREATE VIEW runs_view AS
+SELECT r.id AS run_id, r.tuner, r.seed, w.op, w.key AS workload, k.name AS template,
+       d.name AS device, d.imported, r.trials_requested, r.status, r.started_at, r.ended_at,
+       count(t.id) AS trials, sum(t.status = 'ok') AS ok_trials, max(t.gflops) AS best_gflops,
+       min(CASE WHEN t.status = 'ok' AND t.time_s > 0 THEN t.time_s END) AS best_time_s
+FROM runs AS r
+JOIN workloads AS w ON w.id = r.workload_id
+JOIN kernel_templates AS k ON k.id = r.template_id
+JOIN devices AS d ON d.id = r.device_id
+LEFT JOIN trials AS t ON t.run_id = r.id
+GROUP BY r.id;
+
+-- Best GFLOPS so far after each trial of each run, trial 1 first (failed trials count 0).
+CREATE VIEW convergence AS
+SELECT t.run_id, r.tuner,
+       row_number() OVER (PARTITION BY t.run_id ORDER BY t.id) AS trial,
+       t.gflops,
+       max(t.gflops) OVER (PARTITION BY t.run_id ORDER BY t.id
+                           ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS best_gflops
+FROM trials AS t
+JOIN runs AS r ON r.id = t.run_id;
+
+-- Per workload, template, device and tuner: runs, trials, and the best and median-free
+-- summary of what each tuner reached.
+CREATE VIEW tuner_comparison AS
+SELECT w.key AS workload, k.name AS template, d.name AS device, r.tuner,
+       count(DISTINCT r.id) AS runs, count(t.id) AS trials,
+       max(t.gflops) AS best_gflops,
+       avg(CASE WHEN t.status = 'ok' THEN 1.0 ELSE 0.0 END) AS ok_fraction
+FROM runs AS r
+JOIN workloads AS w ON w.id = r.workload_id
+JOIN kernel_templates AS k ON k.id = r.template_id
+JOIN devices AS d ON d.id = r.device_id
+LEFT JOIN trials AS t ON t.run_id = r.id
+GROUP BY w.key, k.name, d.name, r.tuner;

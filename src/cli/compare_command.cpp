@@ -12,6 +12,7 @@
 #include "cli/option_checks.h"
 #include "cli/pins.h"
 #include "core/errors.h"
+#include "core/rng.h"
 #include "history/sqlite_history_store.h"
 #include "measure/replay_measurer.h"
 #include "ops/kernel_template.h"
@@ -102,6 +103,28 @@ std::string TableRow(const std::string& tuner, const std::vector<ReplayRun>& run
   return row + fmt::format(" | {:.3f} |\n", Quantile(overhead, 0.5));
 }
 
+// How much of the valid space the recording covers: counted exactly when the space can be
+// enumerated, else estimated from a fixed sample of points.
+std::string RecordedShare(const ConfigSpace& space, int64_t valid_recorded) {
+  constexpr uint64_t kEnumerable = uint64_t{1} << 22, kSample = 200000;
+  double valid = 0;
+  const bool exact = space.Size() <= kEnumerable;
+  if (exact) {
+    for (uint64_t i = 0; i < space.Size(); ++i) valid += space.IsValid(space.FromIndex(i));
+  } else {
+    Rng rng(1);
+    for (uint64_t i = 0; i < kSample; ++i) valid += space.IsValid(space.Random(rng));
+    valid = std::max(valid / kSample * static_cast<double>(space.Size()), static_cast<double>(valid_recorded));
+  }
+  const double share = valid > 0 ? valid_recorded / valid : 1;
+  std::string text = fmt::format("Recorded {} of {}{:.0f} valid configs of the space ({:.3g}%).\n", valid_recorded,
+                                 exact ? "" : "about ", valid, 100 * share);
+  if (share < 1)
+    text += "warning: the recording is a sample. Tuners search the whole space; a config that was not recorded "
+            "is answered like a failed build (compile_error) and costs a trial.\n";
+  return text;
+}
+
 void CheckOptions(const CompareOptions& o) {
   CheckCount("--seeds", o.seeds, kMaxSeeds);
   CheckCount("--trials", o.trials, kMaxTrials);
@@ -122,23 +145,25 @@ int RunCompare(const CompareOptions& o, std::ostream& out) {
       store->RecordedTasks(workload, {std::string(kernel.name()), std::string(kernel.op()), kernel.SourceHash()}),
       o.device, what);
 
-  // The replayed space keeps the template's knobs and topology but only the recorded points
-  // (those matching the pins, when knobs are pinned).
-  ConfigSpace space = kernel.Space(workload, {device.max_work_group_size, device.local_mem_bytes});
+  // Tuners search the whole space (pinned knobs held), as on a device; what was not recorded
+  // is answered like a failed build. An imported device's limits are unknown: none apply.
+  const DeviceLimits limits = device.imported ? DeviceLimits{size_t{1} << 30, size_t{1} << 40}
+                                              : DeviceLimits{device.max_work_group_size, device.local_mem_bytes};
+  ConfigSpace space = kernel.Space(workload, limits);
   ApplyPins(space, o.pins);
   std::unordered_map<std::string, MeasureResult> recorded;
   std::vector<Config> points;
   double best_recorded = 0;
-  int64_t ok = 0;
+  int64_t ok = 0, valid_recorded = 0;
   for (const auto& trial : store->Trials(ids)) {
     if (trial.result.transient) continue;  // the environment failed, not the config
     const auto config = space.FromKey(trial.config_key);
     if (!config || !recorded.emplace(trial.config_key, trial.result).second) continue;
     points.push_back(*config);
+    valid_recorded += space.IsValid(*config);
     if (trial.result.ok()) ++ok, best_recorded = std::max(best_recorded, trial.result.gflops);
   }
   if (best_recorded <= 0) throw UserError("no successful trial of " + what + " is recorded");
-  space.RestrictTo(points);
   for (const auto& name : o.tuners) MakeTuner(name, space, 1, {});  // unknown names fail before any work
 
   std::vector<int64_t> checkpoints;
@@ -146,6 +171,7 @@ int RunCompare(const CompareOptions& o, std::ostream& out) {
     if (c <= o.trials) checkpoints.push_back(c);
   out << fmt::format("{} on {}: {} recorded configs ({} ok), best recorded {:.2f} GFLOPS\n", what, device.name,
                      points.size(), ok, best_recorded);
+  out << RecordedShare(space, valid_recorded);
   out << fmt::format("{} seeds x {} trials per tuner, batches of {}. Best so far in % of the best recorded: "
                      "median [quartiles]. Trials to reach a target: median (seeds that reached it).\n\n",
                      o.seeds, o.trials, o.batch_size);

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "cli/compare_command.h"
+#include "cli/history_cli.h"
 #include "cli/list_commands.h"
 #include "cli/network_commands.h"
 #include "cli/tune_command.h"
@@ -142,6 +143,8 @@ int main(int argc, char** argv) {
   compare_cmd->add_option("--trials", compare.trials, "Trials per run")->capture_default_str();
   compare_cmd->add_option("--batch-size", compare.batch_size, "Configurations per batch")->capture_default_str();
 
+  const tt::HistoryCommands history(app);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -161,6 +164,7 @@ int main(int argc, char** argv) {
       net.command_line = JoinArgs(argc, argv);
       return tt::RunTuneNetwork(net, std::cout);
     }
+    if (const auto code = history.RunChosen(std::cout, std::cerr)) return *code;
     if (app.got_subcommand("compare")) {
       compare.tuners = SplitList(compare_tuners);
       return tt::RunCompare(compare, std::cout);

@@ -14,6 +14,9 @@ struct DeviceInfo {
   size_t max_work_group_size = 0;
   size_t local_mem_bytes = 0;
   size_t global_mem_bytes = 0;
+  // Known only from another tool's records (an AutoTVM target, a Kernel Tuner GPU): the limits
+  // above are unknown (0) and its trials are never this machine's history.
+  bool imported = false;
 
   // Identifies a device across runs: the same hardware through the same driver.
   std::string Fingerprint() const { return platform + " | " + name + " | " + driver_version; }

@@ -1,5 +1,6 @@
 #include "history/database_file.h"
 
+#include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 #include <sqlite3.h>
 #include <unistd.h>
@@ -181,14 +182,21 @@ void CheckNewFileDirectory(const std::string& path) {
 
 // Each migration commits together with its user_version, so a crash leaves a database at
 // some version, never in between. IMMEDIATE makes a second process wait and then skip.
+// Foreign keys are off while migrating (SQLite's procedure for rebuilding a table that others
+// reference; the pragma is a no-op inside a transaction) and checked before each commit.
 void Migrate(SQLite::Database& db, const std::string& path) {
   if (PragmaInt(db, "user_version") == EmbeddedSchemaVersion()) return;
+  db.exec("PRAGMA foreign_keys = OFF");
   for (int version = 1; version <= EmbeddedSchemaVersion(); ++version) {
     SQLite::Transaction transaction(db, SQLite::TransactionBehavior::IMMEDIATE);
     const int current = PragmaInt(db, "user_version");
     CheckSchemaVersion(path, current);
     if (current >= version) continue;
     db.exec(std::string(embedded::migrations[version - 1].second));
+    SQLite::Statement violations(db, "PRAGMA foreign_key_check");
+    if (violations.executeStep())
+      Refuse(path, "migration " + std::to_string(version) + " breaks a foreign key of table " +
+                       violations.getColumn(0).getString());
     db.exec("PRAGMA user_version = " + std::to_string(version));
     transaction.commit();
   }
@@ -202,8 +210,8 @@ std::unique_ptr<SQLite::Database> OpenForWriting(const std::string& path, bool c
   if (sqlite3_db_readonly(db->getHandle(), "main") == 1) Refuse(path, "file is not writable");
   db->exec("PRAGMA journal_mode = WAL");
   db->exec("PRAGMA synchronous = NORMAL");  // in WAL mode, still safe when a process dies
+  Migrate(*db, path);  // before foreign keys: a migration may rebuild a referenced table
   db->exec("PRAGMA foreign_keys = ON");
-  Migrate(*db, path);
   return db;
 }
 
@@ -212,6 +220,32 @@ bool IsBusy(const SQLite::Exception& e) {
 }
 
 }  // namespace
+
+void CheckDatabaseToRead(const std::string& path, bool same_version) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) Refuse(path, "no such file");
+  CheckExistingFile(path);
+  int version = 0;
+  try {
+    SQLite::Database db = OpenForInspection(path, fs::exists(path + "-wal", ec));
+    if (PragmaInt(db, "application_id") != kApplicationId) Refuse(path, "empty, not a tensortune database");
+    version = PragmaInt(db, "user_version");
+  } catch (const SQLite::Exception& e) {
+    Refuse(path, std::string("cannot read it: ") + e.what());
+  }
+  if (same_version && version != EmbeddedSchemaVersion())
+    Refuse(path, "schema version " + std::to_string(version) + ", this build writes " +
+                     std::to_string(EmbeddedSchemaVersion()) + ": upgrade it first with `tensortune sql --write --db " + path + " \"SELECT 1\"`");
+}
+
+std::unique_ptr<SQLite::Database> OpenDatabaseReadOnly(const std::string& path) {
+  CheckDatabaseToRead(path, /*same_version=*/false);
+  try {
+    return std::make_unique<SQLite::Database>(path, SQLite::OPEN_READONLY, kBusyTimeoutMs);
+  } catch (const SQLite::Exception& e) {
+    Refuse(path, std::string("cannot open it: ") + e.what());
+  }
+}
 
 int EmbeddedSchemaVersion() { return static_cast<int>(embedded::migrations_count); }
 

@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "history/database_file.h"
+#include "history/sqlite_rows.h"
 #include "history/sqlite_history_store.h"
 #include "history/timestamp.h"
 

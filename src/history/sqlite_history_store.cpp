@@ -15,76 +15,14 @@
 
 #include "core/errors.h"
 #include "history/database_file.h"
+#include "history/sqlite_rows.h"
 #include "history/timestamp.h"
 
 namespace tt {
 namespace {
 
-// The Ensure* statements find a row by its unique key or insert it; their no-op DO UPDATE
-// makes RETURNING give the id of an existing row too.
-int64_t ReturnedId(SQLite::Statement& statement) {
-  statement.executeStep();
-  return statement.getColumn(0).getInt64();
-}
-
-int64_t EnsureWorkload(SQLite::Database& db, const Workload& workload, double flops) {
-  nlohmann::ordered_json dims = nlohmann::ordered_json::object();
-  for (const auto& [name, value] : workload.dims) dims[name] = value;
-  SQLite::Statement q(db,
-                      "INSERT INTO workloads (op, key, dims_json, flops) VALUES (?, ?, ?, ?) "
-                      "ON CONFLICT (key) DO UPDATE SET key = excluded.key RETURNING id");
-  SQLite::bind(q, workload.op, workload.Key(), dims.dump(), flops);
-  return ReturnedId(q);
-}
-
-int64_t EnsureTemplate(SQLite::Database& db, const TemplateRef& t) {
-  SQLite::Statement q(db,
-                      "INSERT INTO kernel_templates (name, op, source_hash) VALUES (?, ?, ?) "
-                      "ON CONFLICT (name, source_hash) DO UPDATE SET name = excluded.name "
-                      "RETURNING id");
-  SQLite::bind(q, t.name, t.op, t.source_hash);
-  return ReturnedId(q);
-}
-
-int64_t EnsureDevice(SQLite::Database& db, const DeviceInfo& d) {
-  SQLite::Statement q(db,
-                      "INSERT INTO devices (fingerprint, platform, name, driver_version, type, "
-                      "compute_units, max_work_group_size, local_mem_bytes, global_mem_bytes, "
-                      "first_seen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                      "ON CONFLICT (fingerprint) DO UPDATE SET fingerprint = excluded.fingerprint "
-                      "RETURNING id");
-  SQLite::bind(q, d.Fingerprint(), d.platform, d.name, d.driver_version, d.type,
-               static_cast<int64_t>(d.compute_units), static_cast<int64_t>(d.max_work_group_size),
-               static_cast<int64_t>(d.local_mem_bytes), static_cast<int64_t>(d.global_mem_bytes),
-               UtcNowIso8601());
-  return ReturnedId(q);
-}
-
-constexpr const char* kTrialColumns =
-    "SELECT config_key, config_json, status, coalesce(error, ''), times_json, time_s, gflops, "
-    "compile_s, run_id, batch, started_at, finished_at, transient FROM trials "
-    "WHERE workload_id = ? AND template_id = ? AND device_id = ? ";
-
-TrialRecord ReadTrial(SQLite::Statement& q) {
-  TrialRecord r;
-  r.config_key = q.getColumn(0).getString();
-  r.config_json = q.getColumn(1).getString();
-  const std::string status = q.getColumn(2).getString();
-  const auto parsed = ParseMeasureStatus(status);
-  if (!parsed) throw EnvironmentError("unknown trial status '" + status + "' in the history");
-  r.result.status = *parsed;
-  r.result.error = q.getColumn(3).getString();
-  r.result.times_s = nlohmann::json::parse(q.getColumn(4).getString()).get<std::vector<double>>();
-  r.result.time_s = q.getColumn(5).getDouble();
-  r.result.gflops = q.getColumn(6).getDouble();
-  r.result.compile_s = q.getColumn(7).getDouble();
-  r.run_id = q.getColumn(8).getInt64();
-  r.batch = q.getColumn(9).getInt();
-  r.started_at = q.getColumn(10).getString();
-  r.finished_at = q.getColumn(11).getString();
-  r.result.transient = q.getColumn(12).getInt() != 0;
-  return r;
-}
+const std::string kTrialColumns = std::string("SELECT ") + kTrialRecordColumns +
+                                  " FROM trials WHERE workload_id = ? AND template_id = ? AND device_id = ? ";
 
 std::vector<TrialRecord> SelectTrials(SQLite::Database& db, const TaskIds& task,
                                       const std::string& tail) {
@@ -123,17 +61,7 @@ TaskIds SqliteHistoryStore::EnsureTask(const Workload& workload, double flops,
 }
 
 int64_t SqliteHistoryStore::BeginRun(const TaskIds& task, const RunInfo& info) {
-  return Translated(path_, [&] {
-    SQLite::Statement q(*db_,
-                        "INSERT INTO runs (tuner, options_json, seed, command, device_id, "
-                        "workload_id, template_id, trials_requested, started_at, network_run_id) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, nullif(?, 0))");
-    SQLite::bind(q, info.tuner, info.options_json.empty() ? "{}" : info.options_json,
-                 static_cast<int64_t>(info.seed), info.command, task.device, task.workload,
-                 task.kernel_template, info.trials_requested, UtcNowIso8601(), info.network_run_id);
-    q.exec();
-    return db_->getLastInsertRowid();
-  });
+  return Translated(path_, [&] { return InsertRun(*db_, task, info, "running"); });
 }
 
 namespace {
@@ -194,24 +122,11 @@ void SqliteHistoryStore::RecordBatch(int64_t run_id, const TaskIds& task,
                                      const std::vector<TrialRecord>& records) {
   Translated(path_, [&] {
     SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
-    SQLite::Statement q(*db_,
-                        "INSERT INTO trials (run_id, workload_id, template_id, device_id, "
-                        "config_key, config_json, status, error, times_json, time_s, gflops, "
-                        "compile_s, batch, started_at, finished_at, transient) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?, nullif(?, ''), ?, ?, ?, ?, ?, ?, ?, ?)");
+    InsertTrials(*db_, run_id, task, records);
     SQLite::Statement unclaim(*db_,
                               "DELETE FROM claims WHERE workload_id = ? AND template_id = ? AND device_id = ? "
                               "AND config_key = ? AND run_id = ?");
-    const std::string now = UtcNowIso8601();
     for (const TrialRecord& r : records) {
-      const MeasureResult& m = r.result;
-      SQLite::bind(q, run_id, task.workload, task.kernel_template, task.device, r.config_key,
-                   r.config_json, std::string(ToString(m.status)), m.error,
-                   nlohmann::json(m.times_s).dump(), m.time_s, m.gflops, m.compile_s, r.batch,
-                   r.started_at.empty() ? now : r.started_at,
-                   r.finished_at.empty() ? now : r.finished_at, m.transient && !m.ok() ? 1 : 0);
-      q.exec();
-      q.reset();
       SQLite::bind(unclaim, task.workload, task.kernel_template, task.device, r.config_key, run_id);
       unclaim.exec();
       unclaim.reset();
@@ -293,7 +208,8 @@ std::vector<std::pair<TaskIds, DeviceInfo>> SqliteHistoryStore::RecordedTasks(
   return Translated(path_, [&] {
     SQLite::Statement q(*db_,
                         "SELECT DISTINCT t.workload_id, t.template_id, d.id, d.platform, d.name, d.driver_version,"
-                        " d.type, d.compute_units, d.max_work_group_size, d.local_mem_bytes, d.global_mem_bytes"
+                        " d.type, d.compute_units, d.max_work_group_size, d.local_mem_bytes, d.global_mem_bytes,"
+                        " d.imported"
                         " FROM trials t JOIN workloads w ON w.id = t.workload_id"
                         " JOIN kernel_templates k ON k.id = t.template_id JOIN devices d ON d.id = t.device_id"
                         " WHERE w.key = ? AND k.name = ? AND k.source_hash = ? ORDER BY d.id");
@@ -311,6 +227,7 @@ std::vector<std::pair<TaskIds, DeviceInfo>> SqliteHistoryStore::RecordedTasks(
       d.max_work_group_size = static_cast<size_t>(q.getColumn(8).getInt64());
       d.local_mem_bytes = static_cast<size_t>(q.getColumn(9).getInt64());
       d.global_mem_bytes = static_cast<size_t>(q.getColumn(10).getInt64());
+      d.imported = q.getColumn(11).getInt() != 0;
       tasks.push_back({{q.getColumn(0).getInt64(), q.getColumn(1).getInt64(), q.getColumn(2).getInt64()}, d});
     }
     return tasks;

@@ -81,6 +81,46 @@ struct TrialRecord {
   std::string finished_at;
 };
 
+// Trials measured elsewhere (an AutoTVM log, a Kernel Tuner cache file, another database)
+// for one task; the device is usually marked imported.
+struct ImportedTask {
+  Workload workload;
+  double flops = 0;
+  TemplateRef kernel_template;
+  DeviceInfo device;
+  std::vector<TrialRecord> trials;
+};
+
+struct ImportCounts {
+  int64_t added = 0;
+  int64_t already_present = 0;  // same task and config key as a trial in the database (or earlier in the batch)
+};
+
+// A trial with everything needed to write it out on its own.
+struct TrialWithTask {
+  int64_t trial_id = 0;
+  Workload workload;
+  double flops = 0;
+  TemplateRef kernel_template;
+  DeviceInfo device;
+  std::string tuner;
+  TrialRecord trial;
+};
+
+// Which trials to export; empty fields match everything.
+struct TrialFilter {
+  std::string op;
+  std::string workload;  // a workload key, "conv2d:n=1,ci=64,..."
+  int64_t run_id = 0;
+  std::string device;    // a fragment of the device name
+};
+
+struct MergeCounts {
+  int64_t runs_added = 0;
+  int64_t trials_added = 0;
+  int64_t trials_already_present = 0;
+};
+
 // Not thread-safe: use one store per thread (each is its own connection).
 // Throws UserError from Open, EnvironmentError when the database fails later, and
 // std::invalid_argument when a record breaks a schema constraint (nothing of it is written).
@@ -115,6 +155,21 @@ class SqliteHistoryStore {
   // transient failures are left out, so a later run measures them again; with
   // `retry_transient` the twice-timed-out ones are left out too.
   std::vector<MeasuredConfig> MeasuredConfigs(const TaskIds& task, bool retry_transient = false) const;
+
+  // One transaction for every task: a trial whose task already has its config key is left
+  // out; each task with anything new gets one finished run (tuner "import", command
+  // `source`). Counts are per task, in order.
+  std::vector<ImportCounts> Import(const std::vector<ImportedTask>& tasks, const std::string& source);
+  // Copies the runs and trials of other tensortune databases (same schema version), with
+  // devices, workloads and templates unified by their unique keys; a run already here (same
+  // task, tuner, seed and start time) and a trial whose task already has its config key are
+  // left out. Every file is checked first (UserError, nothing written); then one transaction
+  // per file. The others are only read.
+  MergeCounts MergeFrom(const std::vector<std::string>& other_paths);
+  // Throws UserError unless `path` is a tensortune database this build can merge from.
+  static void CheckMergeSource(const std::string& path);
+  std::vector<TrialWithTask> TrialsWithTasks(const TrialFilter& filter) const;  // oldest first
+
   std::vector<TrialRecord> Trials(const TaskIds& task) const;  // every run, oldest first
   std::optional<TrialRecord> Best(const TaskIds& task) const;  // fastest ok trial
   int64_t CountTrials(int64_t run_id) const;

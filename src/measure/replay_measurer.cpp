@@ -11,7 +11,7 @@ MeasuredBatch ReplayMeasurer::Measure(const MeasureTask& task, const std::vector
     const auto it = recorded_.find(task.space->Key(config));
     results.push_back(it != recorded_.end()
                           ? it->second
-                          : MeasureResult::Failure(MeasureStatus::kInvalidConfig, "never recorded in the history"));
+                          : MeasureResult::Failure(MeasureStatus::kCompileError, kNotRecorded));
   }
   return measured;
 }

@@ -54,25 +54,12 @@ void ConfigSpace::AddKnob(Knob knob) {
 }
 
 void ConfigSpace::Pin(std::string_view name, std::string_view value_text) {
-  if (restriction_) throw std::logic_error("pin knobs before restricting the space");
   const auto knob = std::find_if(knobs_.begin(), knobs_.end(), [&](const Knob& k) { return k.name() == name; });
   if (knob == knobs_.end()) throw std::invalid_argument("no knob '" + std::string(name) + "' to pin");
   const auto value = ParseValueText(value_text);
   if (!value || !knob->Find(*value))
     throw std::invalid_argument("knob " + std::string(name) + " has no value '" + std::string(value_text) + "'");
   *knob = knob->Pinned(*value);
-}
-
-void ConfigSpace::RestrictTo(const std::vector<Config>& points) {
-  auto indices = std::make_shared<std::vector<uint64_t>>();
-  for (const Config& c : points) indices->push_back(ToIndex(c));
-  std::sort(indices->begin(), indices->end());
-  indices->erase(std::unique(indices->begin(), indices->end()), indices->end());
-  restriction_ = indices;
-  AddConstraint([indices](const ConfigSpace& space, const Config& c) -> std::optional<std::string> {
-    if (std::binary_search(indices->begin(), indices->end(), space.ToIndex(c))) return std::nullopt;
-    return "not among the recorded configurations";
-  });
 }
 
 size_t ConfigSpace::KnobIndex(std::string_view name) const {

@@ -3,7 +3,6 @@
 // constraints that make a config invalid before anything is compiled.
 #include <cstdint>
 #include <functional>
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,11 +27,6 @@ class ConfigSpace {
   // split), so that a search or a sweep covers the rest of the space; keys stay the same.
   // Throws std::invalid_argument naming the problem.
   void Pin(std::string_view name, std::string_view value_text);
-  // Keeps only these points valid (e.g. the configs a history recorded, for replay). They can
-  // then be enumerated directly, however large the space around them.
-  void RestrictTo(const std::vector<Config>& points);
-  // Sorted flat indices of the points kept by RestrictTo; null when unrestricted.
-  const std::vector<uint64_t>* restriction() const { return restriction_.get(); }
 
   size_t num_knobs() const { return knobs_.size(); }
   const Knob& knob(size_t i) const { return knobs_[i]; }
@@ -62,7 +56,6 @@ class ConfigSpace {
  private:
   std::vector<Knob> knobs_;
   std::vector<Constraint> constraints_;
-  std::shared_ptr<const std::vector<uint64_t>> restriction_;
 };
 
 // Every split knob with all of its extent in the first factor, other knobs at their first

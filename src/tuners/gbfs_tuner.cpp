@@ -11,7 +11,10 @@ GbfsOptions GbfsOptions::Parse(const TunerOptionMap& options) {
   TunerOptionReader reader("gbfs", options);
   GbfsOptions parsed;
   parsed.rho = reader.Count("rho", parsed.rho);
+  const size_t random_start = reader.Count("random_start", 0);
   reader.RejectUnknown();
+  if (random_start > 1) throw UserError("gbfs option random_start must be 0 or 1");
+  parsed.random_start = random_start == 1;
   if (parsed.rho < 1) throw UserError("gbfs option rho (neighbours per step) must be at least 1");
   return parsed;
 }
@@ -34,6 +37,11 @@ void GbfsTuner::Update(const std::vector<Observation>& measured) {
   }
 }
 
+std::optional<Config> GbfsTuner::Start() {
+  if (options_.random_start) return unseen_.Random(rng_);
+  return UntiledConfig(space_);
+}
+
 std::vector<Config> GbfsTuner::FreshNeighbours(const Config& config) const {
   std::vector<Config> fresh;
   for (size_t k = 0; k < space_.num_knobs(); ++k)
@@ -53,9 +61,9 @@ std::vector<Config> GbfsTuner::NextBatch(size_t max_size) {
   };
   if (!started_) {
     started_ = true;
-    const Config start = UntiledConfig(space_);
-    if (unseen_.IsFresh(start)) {
-      propose(start);
+    const auto start = Start();
+    if (start && unseen_.IsFresh(*start)) {
+      propose(*start);
       return batch;  // its neighbours wait for its result
     }
   }

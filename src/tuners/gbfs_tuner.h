@@ -7,8 +7,11 @@
 // random. The search starts from the config without multi-level tiling (every split's whole
 // extent in its first factor, every other knob at its first value) or, when history is
 // seeded, from the best recorded config; it restarts at a random unseen config when the queue
-// runs dry.
+// runs dry. The seed picks among equally good neighbours from the first step on; with
+// random_start=1 it also picks the start (a random valid config), for spreads over seeds
+// that do not all begin at the same point.
 #include <cstdint>
+#include <optional>
 #include <queue>
 #include <vector>
 
@@ -21,8 +24,9 @@ namespace tt {
 
 struct GbfsOptions {
   size_t rho = 5;  // neighbours measured per expanded config (the paper's setting)
+  bool random_start = false;  // start at a random valid config instead of the untiled one
 
-  // Key "rho"; throws UserError for an unknown key or a bad value.
+  // Keys "rho", "random_start" (0 or 1); throws UserError for an unknown key or a bad value.
   static GbfsOptions Parse(const TunerOptionMap& options);
 };
 
@@ -44,6 +48,7 @@ class GbfsTuner : public Tuner {
     }
   };
   std::vector<Config> FreshNeighbours(const Config& config) const;
+  std::optional<Config> Start();
 
   const ConfigSpace& space_;
   GbfsOptions options_;

@@ -40,14 +40,6 @@ bool UnseenConfigs::IsFresh(const Config& config) const {
 }
 
 std::optional<Config> UnseenConfigs::Random(Rng& rng) {
-  if (const auto* points = space_.restriction()) {
-    if (!enumerated_) {
-      for (uint64_t i : *points)
-        if (space_.IsValid(space_.FromIndex(i))) pool_.push_back(i);
-      enumerated_ = true;
-    }
-    return RandomFromPool(rng);
-  }
   if (space_.Size() > kEnumerableSize) return RandomByRejection(rng, kMaxRejections);
   if (!enumerated_) {
     if (auto config = RandomByRejection(rng, kTriesBeforeEnumerating)) return config;

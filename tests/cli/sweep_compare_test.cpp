@@ -5,11 +5,13 @@
 
 #include "history/sqlite_history_store.h"
 #include "ops/matmul_templates.h"
+#include "recorded_space.h"
 #include "run_program.h"
 
 namespace tt {
 namespace {
 
+using testing::RecordSyntheticSpace;
 using testing::RunProgram;
 using testing::ScratchDir;
 
@@ -19,7 +21,7 @@ TEST(SweepCommand, MeasuresEveryValidConfigOfASmallSpaceOnce) {
   ScratchDir dir;
   const auto db = (dir.path() / "h.db").string();
   // The selftest space has one config per behaviour: ok, crash, hang, wrong answer, compile error.
-  const std::string sweep = "TENSORTUNE_DIAGNOSTICS=1 " + kProgram + " sweep --op selftest --shape 64 --limit 10 --timeout 3 --min-time 0.01 --json --db " + db;
+  const std::string sweep = "TENSORTUNE_DIAGNOSTICS=1 " + kProgram + " sweep --op selftest --shape 64 --limit 10 --timeout 8 --min-time 0.01 --json --db " + db;
   const auto r = RunProgram(sweep, dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto summary = nlohmann::json::parse(r.out);
@@ -49,48 +51,45 @@ TEST(SweepCommand, SamplesLargeSpacesUpToTheLimit) {
   EXPECT_EQ(summary["exhausted"], false);
 }
 
-// Records a synthetic space for gemm 16,16,16 as if measured: GFLOPS rise towards one config.
-std::string RecordSyntheticSpace(const std::filesystem::path& dir, size_t count, double* best) {
-  const auto db = (dir / "recorded.db").string();
-  auto store = SqliteHistoryStore::Open(db);
-  const KernelTemplate& gemm = GemmTiledTemplate();
-  const Workload w = ParseWorkload("gemm", "16,16,16");
-  DeviceInfo device{"Test platform", "recorded-cpu", "1.0", "cpu", 2, 4096, 512 * 1024, 1 << 30};
-  const ConfigSpace space = gemm.Space(w, {device.max_work_group_size, device.local_mem_bytes});
-  const TaskIds ids = store->EnsureTask(w, gemm.Flops(w), {"gemm_tiled", "gemm", gemm.SourceHash()}, device);
-  const int64_t run = store->BeginRun(ids, {"synthetic", "", 0, "test", static_cast<int64_t>(count)});
-  std::vector<TrialRecord> records;
-  *best = 0;
-  for (uint64_t i = 0; records.size() < count; i += 7919) {
-    const Config c = space.FromIndex(i % space.Size());
-    if (!space.IsValid(c)) continue;
-    const double gflops = 1 + static_cast<double>(space.Value(c, "tile_x")[3] * space.Value(c, "tile_y")[3]);
-    *best = std::max(*best, gflops);
-    records.push_back({space.Key(c), space.ToJson(c), MeasureResult::Success({gemm.Flops(w) / gflops * 1e-9}, gemm.Flops(w), 0.1), 0, 0, "", ""});
-  }
-  store->RecordBatch(run, ids, records);
-  store->EndRun(run, "finished");
-  return db;
-}
-
-TEST(CompareCommand, PrintsOneRowPerTunerAndEveryTunerFindsTheBestOfASmallSpace) {
+// A fully recorded space cut out of a larger one with pins: the tuners search it as they would
+// on the device, and every one finds the best within the budget.
+TEST(CompareCommand, PrintsOneRowPerTunerAndEveryTunerFindsTheBestOfACompleteRecording) {
   ScratchDir dir;
   double best = 0;
-  const std::string db = RecordSyntheticSpace(dir.path(), 60, &best);
-  const auto r = RunProgram(kProgram + " compare --op gemm --shape 16,16,16 --tuners opevo,ga,xgb,random,grid"
-                                       " --seeds 3 --trials 100 --db " + db,
+  const std::vector<std::pair<std::string, std::string>> pins = {
+      {"tile_x", "[1,2,4,2]"}, {"tile_k", "[4,2,2]"}, {"auto_unroll_max_step", "0"}, {"local_a", "0"}, {"local_b", "1"}};
+  const std::string db = RecordSyntheticSpace(dir.path(), SIZE_MAX, &best, pins);
+  std::string pin_args;
+  for (const auto& [knob, value] : pins) pin_args += " --pin " + knob + "=" + value;
+  const auto r = RunProgram(kProgram + " compare --op gemm --shape 16,16,16 --tuners opevo,ga,xgb,random,grid,gbfs"
+                                       " --seeds 3 --trials 100 --db " + db + pin_args,
                             dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("60 recorded configs (60 ok)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("best recorded " + std::to_string(static_cast<int>(best)) + ".00 GFLOPS"), std::string::npos) << r.out;
-  for (const char* tuner : {"| opevo |", "| ga |", "| xgb |", "| random |", "| grid |"}) {
+  EXPECT_NE(r.out.find("valid configs of the space (100%)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("warning"), std::string::npos) << r.out;
+  for (const char* tuner : {"| opevo |", "| ga |", "| xgb |", "| random |", "| grid |", "| gbfs |"}) {
     const auto row = r.out.find(tuner);
     ASSERT_NE(row, std::string::npos) << tuner << "\n" << r.out;
     const std::string line = r.out.substr(row, r.out.find('\n', row) - row);
-    // 100 trials exhaust 60 recorded points: the best is always reached, at @100 it is 100%.
+    // 100 trials exhaust the recorded points: the best is always reached, at @100 it is 100%.
     EXPECT_NE(line.find("| 100.0 [100.0-100.0] | "), std::string::npos) << line;
     EXPECT_NE(line.find("(3/3) |"), std::string::npos) << line;
   }
+}
+
+// A sample of a large space: said so, and unrecorded proposals cost trials as failed builds.
+TEST(CompareCommand, WarnsWhenTheRecordingIsASample) {
+  ScratchDir dir;
+  double best = 0;
+  const std::string db = RecordSyntheticSpace(dir.path(), 60, &best);
+  const auto r = RunProgram(kProgram + " compare --op gemm --shape 16,16,16 --tuners random --seeds 2 --trials 30 --db " + db,
+                            dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("60 recorded configs (60 ok)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Recorded 60 of "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("warning: the recording is a sample"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| random |"), std::string::npos) << r.out;
 }
 
 TEST(CompareCommand, RefusesWhatItCannotReplay) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "core/errors.h"
 #include "tuners/synthetic_tuning.h"
 #include "tuners/tuner_factory.h"
@@ -39,6 +41,20 @@ TEST(GbfsTuner, StartsUntiledThenMeasuresRhoNeighboursOfTheBest) {
   for (const Config& c : tuner.NextBatch(8)) EXPECT_TRUE(AreNeighbours(space, second[2], c)) << space.Key(c);
 }
 
+TEST(GbfsTuner, ARandomStartFollowsTheSeed) {
+  const ConfigSpace space = PeakSpace();
+  std::set<std::string> starts;
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    auto tuner = MakeTuner("gbfs", space, seed, {{"random_start", "1"}});
+    const auto first = tuner->NextBatch(8);
+    ASSERT_EQ(first.size(), 1u);
+    EXPECT_TRUE(space.IsValid(first[0]));
+    starts.insert(space.Key(first[0]));
+    EXPECT_EQ(MakeTuner("gbfs", space, seed, {{"random_start", "1"}})->NextBatch(8), first);
+  }
+  EXPECT_GT(starts.size(), 4u);
+}
+
 TEST(GbfsTuner, ContinuesFromTheBestSeededConfig) {
   const ConfigSpace space = PeakSpace();
   const Config best = *space.FromKey("tile_a=[2,4,2];tile_b=[2,2,2];tile_c=[4,1];unroll=4;axis=1");
@@ -62,6 +78,7 @@ TEST(GbfsTuner, RejectsBadOptions) {
   const ConfigSpace space = PeakSpace();
   EXPECT_THROW(MakeTuner("gbfs", space, 1, {{"rho", "0"}}), UserError);
   EXPECT_THROW(MakeTuner("gbfs", space, 1, {{"lambda", "8"}}), UserError);
+  EXPECT_THROW(MakeTuner("gbfs", space, 1, {{"random_start", "2"}}), UserError);
   EXPECT_NO_THROW(MakeTuner("gbfs", space, 1, {{"rho", "3"}}));
 }
 

@@ -123,25 +123,6 @@ TEST_P(TunerContract, KeepsProposingWithoutFeedback) {
   ExpectExhaustsExactly(*tuner, space, {}, /*feed_back=*/false);
 }
 
-// Replay restricts a huge space to the configs a history recorded: every tuner must find
-// exactly those (the valid ones) and stop, without enumerating the space around them.
-TEST_P(TunerContract, ExhaustsASpaceRestrictedToRecordedPoints) {
-  ConfigSpace space = LargeSpace();
-  Rng rng(5);
-  std::set<Config> valid_points;
-  std::vector<Config> points;
-  while (points.size() < 300) {
-    points.push_back(space.Random(rng));
-    if (space.IsValid(points.back())) valid_points.insert(points.back());
-  }
-  space.RestrictTo(points);
-  auto tuner = Make(space, 6);
-  auto proposed = Drive(*tuner, space, 8, 1000);
-  ExpectValidAndDistinct(space, proposed);
-  EXPECT_EQ(std::set<Config>(proposed.begin(), proposed.end()), valid_points);
-  EXPECT_TRUE(tuner->NextBatch(4).empty());
-}
-
 // History may arrive after a tuner has planned ahead; what it planned must still be checked.
 TEST_P(TunerContract, HistorySeededLateIsNeverProposed) {
   const ConfigSpace space = SmallConstrainedSpace();

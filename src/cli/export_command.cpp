@@ -1,0 +1,90 @@
+#include "cli/export_command.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <sstream>
+
+#include "cli/csv_field.h"
+#include "cli/whole_file.h"
+#include "core/errors.h"
+#include "history/sqlite_history_store.h"
+#include "interchange/autotvm_mapping.h"
+
+namespace tt {
+namespace {
+
+constexpr const char* kCsvHeader =
+    "trial_id,run_id,tuner,op,workload,template,device,imported,config_key,status,time_s,gflops,compile_s,"
+    "times_s,started_at,finished_at,error";
+
+std::string CsvRow(const TrialWithTask& t) {
+  const MeasureResult& m = t.trial.result;
+  return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", t.trial_id, t.trial.run_id, CsvField(t.tuner),
+                     t.workload.op, CsvField(t.workload.Key()), t.kernel_template.name, CsvField(t.device.name),
+                     t.device.imported ? 1 : 0, CsvField(t.trial.config_key), ToString(m.status), m.time_s, m.gflops,
+                     m.compile_s, CsvField(fmt::format("{}", fmt::join(m.times_s, ";"))), t.trial.started_at,
+                     t.trial.finished_at, CsvField(m.error));
+}
+
+nlohmann::ordered_json JsonRow(const TrialWithTask& t) {
+  const MeasureResult& m = t.trial.result;
+  return {{"trial_id", t.trial_id},       {"run_id", t.trial.run_id},
+          {"tuner", t.tuner},             {"op", t.workload.op},
+          {"workload", t.workload.Key()}, {"template", t.kernel_template.name},
+          {"device", t.device.name},      {"imported", t.device.imported},
+          {"config_key", t.trial.config_key}, {"config", nlohmann::json::parse(t.trial.config_json)},
+          {"status", ToString(m.status)}, {"time_s", m.time_s},
+          {"gflops", m.gflops},           {"compile_s", m.compile_s},
+          {"times_s", m.times_s},         {"started_at", t.trial.started_at},
+          {"finished_at", t.trial.finished_at}, {"error", m.error}};
+}
+
+// Trials of sketches this build no longer has cannot be written as AutoTVM records.
+int64_t WriteAutoTvm(const std::vector<TrialWithTask>& trials, std::ostream& out) {
+  int64_t unknown = 0;
+  for (const auto& t : trials) {
+    const KernelTemplate* kernel = FindTemplate(t.kernel_template.name);
+    if (!kernel) {
+      ++unknown;
+      continue;
+    }
+    out << FormatAutoTvmRecord(ToAutoTvmRecord(t.workload, *kernel, t.trial.config_json, t.trial.result,
+                                               AutoTvmTargetOf(t.device), t.trial.finished_at))
+        << "\n";
+  }
+  return unknown;
+}
+
+}  // namespace
+
+int RunExport(const ExportOptions& o, std::ostream& out, std::ostream& err) {
+  if (o.format != "autotvm" && o.format != "csv" && o.format != "json")
+    throw UserError("unknown --format '" + o.format + "': expected autotvm, csv or json");
+  if (!std::filesystem::exists(o.db)) throw UserError("no history database at " + o.db);
+  const auto trials = SqliteHistoryStore::Open(o.db)->TrialsWithTasks({o.op, o.workload, o.run, o.device});
+  std::ostringstream text;
+  if (o.format == "autotvm") {
+    if (const int64_t unknown = WriteAutoTvm(trials, text))
+      err << fmt::format("tensortune: {} trials of sketches this build does not have were left out\n", unknown);
+  } else if (o.format == "csv") {
+    text << kCsvHeader << "\n";
+    for (const auto& t : trials) text << CsvRow(t);
+  } else {
+    // One trial per line: diffable, and greppable like a log.
+    text << "[";
+    for (size_t i = 0; i < trials.size(); ++i)
+      text << (i ? ",\n " : "\n ") << JsonRow(trials[i]).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    text << "\n]\n";
+  }
+  if (o.out.empty())
+    out << text.str();
+  else
+    WriteWholeFile(o.out, text.str());
+  err << fmt::format("tensortune: exported {} trials\n", trials.size());
+  return 0;
+}
+
+}  // namespace tt

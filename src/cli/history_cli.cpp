@@ -1,0 +1,51 @@
+#include "cli/history_cli.h"
+
+#include <ostream>
+
+namespace tt {
+
+HistoryCommands::HistoryCommands(CLI::App& app) {
+  import_ = app.add_subcommand("import", "Import AutoTVM / TopHub tuning logs into the history database");
+  import_->add_option("files", import_options_.files, "AutoTVM JSON log files (one record per line)")->required();
+  import_->add_option("--db", import_options_.db, "History database (created if missing)")->required();
+  import_->add_flag("--skip-bad", import_options_.skip_bad, "Import the good records of files with bad lines");
+
+  export_ = app.add_subcommand("export", "Write trials of the history as an AutoTVM log, CSV or JSON");
+  ExportOptions& e = export_options_;
+  export_->add_option("--db", e.db, "History database")->required();
+  export_->add_option("--format", e.format, "autotvm, csv or json")->capture_default_str();
+  export_->add_option("--op", e.op, "Only this operator");
+  export_->add_option("--workload", e.workload, "Only this workload key (conv2d:n=1,ci=64,...)");
+  export_->add_option("--run", e.run, "Only this run id");
+  export_->add_option("--device", e.device, "Only devices whose name contains this");
+  export_->add_option("--out", e.out, "Output file (default: standard output)");
+
+  sql_ = app.add_subcommand("sql", "Run one SQL statement on a history database (read-only unless --write)");
+  SqlOptions& q = sql_options_;
+  sql_->add_option("statement", q.sql, "SQL, e.g. \"SELECT * FROM best_per_task\"")->required();
+  sql_->add_option("--db", q.db, "History database")->required();
+  sql_->add_flag_callback("--csv", [&q] { q.format = "csv"; }, "Print CSV");
+  sql_->add_flag_callback("--json", [&q] { q.format = "json"; }, "Print a JSON array of objects");
+  sql_->add_flag("--write", q.write, "Allow a statement that changes the database");
+
+  merge_ = app.add_subcommand("merge", "Merge history databases: devices and workloads unified, no duplicate trials");
+  merge_->add_option("sources", merge_options_.sources, "Databases to read")->required();
+  merge_->add_option("--into", merge_options_.into, "Database to merge into (created if missing)")->required();
+
+  report_ = app.add_subcommand("report", "Write one self-contained HTML page: best configs, status mix, convergence plots");
+  report_->add_option("--db", report_options_.db, "History database")->required();
+  report_->add_option("--run", report_options_.run, "Only this run");
+  report_->add_option("--workload", report_options_.workload, "Only this workload key (conv2d:n=1,ci=64,...)");
+  report_->add_option("--out", report_options_.out, "HTML file to write")->capture_default_str();
+}
+
+std::optional<int> HistoryCommands::RunChosen(std::ostream& out, std::ostream& err) const {
+  if (import_->parsed()) return RunImport(import_options_, out, err);
+  if (export_->parsed()) return RunExport(export_options_, out, err);
+  if (sql_->parsed()) return RunSqlCommand(sql_options_, out);
+  if (merge_->parsed()) return RunMerge(merge_options_, out);
+  if (report_->parsed()) return RunReport(report_options_, out);
+  return std::nullopt;
+}
+
+}  // namespace tt

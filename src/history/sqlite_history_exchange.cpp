@@ -1,0 +1,169 @@
+// The store's exchange with the outside: importing trials recorded elsewhere, merging
+// another database, and selecting trials with their task for export.
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <SQLiteCpp/VariadicBind.h>
+
+#include <set>
+#include <string>
+
+#include "history/database_file.h"
+#include "history/sqlite_history_store.h"
+#include "history/sqlite_rows.h"
+
+namespace tt {
+namespace {
+
+std::set<std::string> RecordedKeys(SQLite::Database& db, const TaskIds& task) {
+  SQLite::Statement q(db,
+                      "SELECT config_key FROM trials WHERE workload_id = ? AND template_id = ? AND device_id = ?");
+  SQLite::bind(q, task.workload, task.kernel_template, task.device);
+  std::set<std::string> keys;
+  while (q.executeStep()) keys.insert(q.getColumn(0).getString());
+  return keys;
+}
+
+// Rows of `other` get the ids of the rows here with the same unique key; a run is the same
+// run when its task, tuner, seed and start time are.
+constexpr const char* kMergeStatements[] = {
+    "INSERT INTO devices (fingerprint, platform, name, driver_version, type, compute_units, "
+    "max_work_group_size, local_mem_bytes, global_mem_bytes, first_seen, imported) "
+    "SELECT fingerprint, platform, name, driver_version, type, compute_units, max_work_group_size, "
+    "local_mem_bytes, global_mem_bytes, first_seen, imported FROM other.devices WHERE true "
+    "ON CONFLICT (fingerprint) DO NOTHING",
+    "INSERT INTO workloads (op, key, dims_json, flops) SELECT op, key, dims_json, flops "
+    "FROM other.workloads WHERE true ON CONFLICT (key) DO NOTHING",
+    "INSERT INTO kernel_templates (name, op, source_hash) SELECT name, op, source_hash "
+    "FROM other.kernel_templates WHERE true ON CONFLICT (name, source_hash) DO NOTHING",
+    "CREATE TEMP TABLE merge_ids AS "
+    "SELECT 'd' AS kind, o.id AS other_id, m.id AS id FROM other.devices o JOIN main.devices m USING (fingerprint) "
+    "UNION ALL SELECT 'w', o.id, m.id FROM other.workloads o JOIN main.workloads m USING (key) "
+    "UNION ALL SELECT 't', o.id, m.id FROM other.kernel_templates o "
+    "JOIN main.kernel_templates m USING (name, source_hash)",
+    "CREATE TEMP TABLE merge_runs AS "
+    "SELECT r.*, d.id AS m_device, w.id AS m_workload, t.id AS m_template FROM other.runs r "
+    "JOIN merge_ids d ON d.kind = 'd' AND d.other_id = r.device_id "
+    "JOIN merge_ids w ON w.kind = 'w' AND w.other_id = r.workload_id "
+    "JOIN merge_ids t ON t.kind = 't' AND t.other_id = r.template_id",
+};
+
+// Trials to add: the first of `other` for each task and config key, unless the task here has it.
+constexpr const char* kMergeTrialsTable =
+    "CREATE TEMP TABLE merge_trials AS SELECT t.*, r.m_device, r.m_workload, r.m_template "
+    "FROM other.trials t JOIN merge_runs r ON r.id = t.run_id "
+    "WHERE t.id = (SELECT min(u.id) FROM other.trials u WHERE u.workload_id = t.workload_id AND "
+    "u.template_id = t.template_id AND u.device_id = t.device_id AND u.config_key = t.config_key) "
+    "AND NOT EXISTS (SELECT 1 FROM main.trials m WHERE m.workload_id = r.m_workload AND "
+    "m.template_id = r.m_template AND m.device_id = r.m_device AND m.config_key = t.config_key)";
+
+// A run is added unless it is here already, or every trial it had is (an import of the same
+// log on two machines).
+constexpr const char* kMergeRuns =
+    "INSERT INTO runs (tuner, options_json, seed, command, device_id, workload_id, template_id, "
+    "trials_requested, started_at, ended_at, status) "
+    "SELECT tuner, options_json, seed, command, m_device, m_workload, m_template, trials_requested, "
+    "started_at, ended_at, status FROM merge_runs r WHERE NOT EXISTS (SELECT 1 FROM main.runs m "
+    "WHERE m.device_id = r.m_device AND m.workload_id = r.m_workload AND m.template_id = r.m_template "
+    "AND m.tuner = r.tuner AND m.seed = r.seed AND m.started_at = r.started_at) "
+    "AND (EXISTS (SELECT 1 FROM merge_trials t WHERE t.run_id = r.id) "
+    "     OR NOT EXISTS (SELECT 1 FROM other.trials t WHERE t.run_id = r.id)) ORDER BY r.id";
+
+constexpr const char* kMergeTrials =
+    "INSERT INTO trials (run_id, workload_id, template_id, device_id, config_key, config_json, status, "
+    "error, times_json, time_s, gflops, compile_s, batch, started_at, finished_at) "
+    "SELECT (SELECT min(m.id) FROM main.runs m WHERE m.device_id = r.m_device AND m.workload_id = "
+    "r.m_workload AND m.template_id = r.m_template AND m.tuner = r.tuner AND m.seed = r.seed AND "
+    "m.started_at = r.started_at), t.m_workload, t.m_template, t.m_device, t.config_key, t.config_json, "
+    "t.status, t.error, t.times_json, t.time_s, t.gflops, t.compile_s, t.batch, t.started_at, t.finished_at "
+    "FROM merge_trials t JOIN merge_runs r ON r.id = t.run_id ORDER BY t.id";
+
+}  // namespace
+
+std::vector<ImportCounts> SqliteHistoryStore::Import(const std::vector<ImportedTask>& tasks,
+                                                     const std::string& source) {
+  return Translated(path_, [&] {
+    SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    std::vector<ImportCounts> counts;
+    for (const ImportedTask& task : tasks) {
+      TaskIds ids;
+      ids.workload = EnsureWorkload(*db_, task.workload, task.flops);
+      ids.kernel_template = EnsureTemplate(*db_, task.kernel_template);
+      ids.device = EnsureDevice(*db_, task.device);
+      std::set<std::string> keys = RecordedKeys(*db_, ids);
+      std::vector<TrialRecord> fresh;
+      for (const TrialRecord& trial : task.trials)
+        if (keys.insert(trial.config_key).second) fresh.push_back(trial);
+      counts.push_back({static_cast<int64_t>(fresh.size()),
+                        static_cast<int64_t>(task.trials.size() - fresh.size())});
+      if (fresh.empty()) continue;
+      RunInfo info{"import", "{}", 0, source, static_cast<int64_t>(fresh.size())};
+      InsertTrials(*db_, InsertRun(*db_, ids, info, "finished"), ids, fresh);
+    }
+    transaction.commit();
+    return counts;
+  });
+}
+
+void SqliteHistoryStore::CheckMergeSource(const std::string& path) { CheckDatabaseToRead(path, /*same_version=*/true); }
+
+MergeCounts SqliteHistoryStore::MergeFrom(const std::vector<std::string>& other_paths) {
+  for (const auto& path : other_paths) CheckMergeSource(path);
+  MergeCounts counts;
+  for (const auto& path : other_paths) {
+    Translated(path_, [&] {
+      SQLite::Statement attach(*db_, "ATTACH DATABASE ? AS other");
+      attach.bind(1, path);
+      attach.exec();
+      try {
+        SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+        for (const char* sql : kMergeStatements) db_->exec(sql);
+        db_->exec(kMergeTrialsTable);
+        counts.runs_added += db_->exec(kMergeRuns);
+        const int64_t added = db_->exec(kMergeTrials);
+        counts.trials_added += added;
+        counts.trials_already_present += db_->execAndGet("SELECT count(*) FROM other.trials").getInt64() - added;
+        db_->exec("DROP TABLE temp.merge_ids; DROP TABLE temp.merge_runs; DROP TABLE temp.merge_trials");
+        transaction.commit();
+      } catch (...) {
+        db_->exec("DETACH DATABASE other");
+        throw;
+      }
+      db_->exec("DETACH DATABASE other");
+    });
+  }
+  return counts;
+}
+
+std::vector<TrialWithTask> SqliteHistoryStore::TrialsWithTasks(const TrialFilter& f) const {
+  return Translated(path_, [&] {
+    SQLite::Statement q(*db_, std::string("SELECT ") + kTrialRecordColumns +
+                                  ", trials.id, w.key, w.flops, k.name, k.op, k.source_hash, d.platform, d.name,"
+                                  " d.driver_version, d.type, d.imported, r.tuner"
+                                  " FROM trials JOIN workloads w ON w.id = trials.workload_id"
+                                  " JOIN kernel_templates k ON k.id = trials.template_id"
+                                  " JOIN devices d ON d.id = trials.device_id JOIN runs r ON r.id = trials.run_id"
+                                  " WHERE (?1 = '' OR w.op = ?1) AND (?2 = '' OR w.key = ?2)"
+                                  " AND (?3 = 0 OR trials.run_id = ?3) AND (?4 = '' OR instr(d.name, ?4) > 0)"
+                                  " ORDER BY trials.id");
+    SQLite::bind(q, f.op, f.workload, f.run_id, f.device);
+    std::vector<TrialWithTask> rows;
+    while (q.executeStep()) {
+      TrialWithTask row;
+      row.trial = ReadTrial(q);
+      constexpr int c = kTrialRecordColumnCount;  // the task's columns follow the trial's
+      row.trial_id = q.getColumn(c + 0).getInt64();
+      row.workload = Workload::FromKey(q.getColumn(c + 1).getString());
+      row.flops = q.getColumn(c + 2).getDouble();
+      row.kernel_template = {q.getColumn(c + 3).getString(), q.getColumn(c + 4).getString(), q.getColumn(c + 5).getString()};
+      row.device.platform = q.getColumn(c + 6).getString();
+      row.device.name = q.getColumn(c + 7).getString();
+      row.device.driver_version = q.getColumn(c + 8).getString();
+      row.device.type = q.getColumn(c + 9).getString();
+      row.device.imported = q.getColumn(c + 10).getInt() != 0;
+      row.tuner = q.getColumn(c + 11).getString();
+      rows.push_back(std::move(row));
+    }
+    return rows;
+  });
+}
+
+}  // namespace tt
