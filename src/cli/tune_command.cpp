@@ -14,6 +14,7 @@
 #include "history/timestamp.h"
 #include "measure/opencl_measurer.h"
 #include "ops/kernel_template.h"
+#include "space/knob_schema.h"
 #include "tuners/tuner_factory.h"
 
 namespace tt {
@@ -144,7 +145,7 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
   auto store = SqliteHistoryStore::Open(o.db);  // the first thing that writes
 
   const TaskIds ids = store->EnsureTask(workload, kernel.Flops(workload),
-                                        {std::string(kernel.name()), std::string(kernel.op()), kernel.SourceHash()},
+                                        {std::string(kernel.name()), std::string(kernel.op()), kernel.SourceHash(), KnobSchema(space)},
                                         measurer.device());
   tuner->Seed(ToObservations(space, store->Trials(ids)));
 

@@ -10,23 +10,11 @@
 
 #include "core/errors.h"
 #include "history/database_file.h"
+#include "history/sqlite_errors.h"
 #include "history/timestamp.h"
 
 namespace tt {
 namespace {
-
-// SQLite failures after Open are a broken environment (disk full, lock held past the busy
-// timeout) unless a record broke a constraint, which is the caller's bug.
-template <typename F>
-auto Translated(const std::string& path, F&& f) -> decltype(f()) {
-  try {
-    return f();
-  } catch (const SQLite::Exception& e) {
-    const std::string what = "database " + path + ": " + e.what();
-    if (e.getErrorCode() == SQLITE_CONSTRAINT) throw std::invalid_argument(what);
-    throw EnvironmentError(what);
-  }
-}
 
 // The Ensure* statements find a row by its unique key or insert it; their no-op DO UPDATE
 // makes RETURNING give the id of an existing row too.
@@ -46,11 +34,13 @@ int64_t EnsureWorkload(SQLite::Database& db, const Workload& workload, double fl
 }
 
 int64_t EnsureTemplate(SQLite::Database& db, const TemplateRef& t) {
+  // A row recorded before knob schemas were known gets the schema now.
   SQLite::Statement q(db,
-                      "INSERT INTO kernel_templates (name, op, source_hash) VALUES (?, ?, ?) "
-                      "ON CONFLICT (name, source_hash) DO UPDATE SET name = excluded.name "
+                      "INSERT INTO kernel_templates (name, op, source_hash, knob_schema) "
+                      "VALUES (?, ?, ?, ?) ON CONFLICT (name, source_hash) DO UPDATE SET "
+                      "knob_schema = CASE knob_schema WHEN '' THEN excluded.knob_schema ELSE knob_schema END "
                       "RETURNING id");
-  SQLite::bind(q, t.name, t.op, t.source_hash);
+  SQLite::bind(q, t.name, t.op, t.source_hash, t.knob_schema);
   return ReturnedId(q);
 }
 

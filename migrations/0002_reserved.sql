@@ -1,0 +1,1 @@
+-- Migration 0002: reserved for the network-runs migration; this file only keeps the numbering.

@@ -1,0 +1,1 @@
+-- Migration 0003: reserved; this file only keeps the numbering.
