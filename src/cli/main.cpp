@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "cli/best_command.h"
 #include "cli/compare_command.h"
 #include "cli/list_commands.h"
 #include "cli/tune_command.h"
@@ -88,7 +89,7 @@ int main(int argc, char** argv) {
   auto* sweep_cmd = app.add_subcommand(
       "sweep", "Measure every valid config of a space (at most --limit), else a random sample of --limit");
   for (auto* cmd : {tune_cmd, sweep_cmd}) AddMeasuringOptions(*cmd, tune);
-  tune_cmd->add_option("--tuner", tune.tuner, fmt::format("Search strategy: {}", fmt::join(tt::TunerNames(), ", ")))->capture_default_str();
+  tune_cmd->add_option("--tuner", tune.tuner, fmt::format("Search strategy: auto (chosen from the history), {}", fmt::join(tt::TunerNames(), ", ")))->capture_default_str();
   tune_cmd->add_option("--tuner-opt", tuner_opts, "Tuner option key=value (repeatable)");
   tune_cmd->add_option("--trials", tune.trials, "Configurations to measure")->capture_default_str();
   tune.sweep_limit = 2000;
@@ -105,6 +106,13 @@ int main(int argc, char** argv) {
   compare_cmd->add_option("--trials", compare.trials, "Trials per run")->capture_default_str();
   compare_cmd->add_option("--batch-size", compare.batch_size, "Configurations per batch")->capture_default_str();
 
+  tt::BestOptions best;
+  auto* best_cmd = app.add_subcommand(
+      "best", "The best verified config of a workload from the history (or a fallback from a similar one), as JSON");
+  AddWorkloadOptions(*best_cmd, best.op, best.shape, best.shape_flags, best.kernel_template, best.pins);
+  best_cmd->add_option("--db", best.db, "History database")->required();
+  best_cmd->add_option("--device", best.device, "Recorded device: name fragment (default: any)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -114,6 +122,7 @@ int main(int argc, char** argv) {
   try {
     if (app.got_subcommand("devices")) return tt::RunDevices(std::cout);
     if (app.got_subcommand("templates")) return tt::RunTemplates(std::cout);
+    if (app.got_subcommand("best")) return tt::RunBest(best, std::cout, std::cerr);
     if (app.got_subcommand("compare")) {
       compare.tuners = SplitList(compare_tuners);
       return tt::RunCompare(compare, std::cout);

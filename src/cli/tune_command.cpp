@@ -16,6 +16,7 @@
 #include "ops/kernel_template.h"
 #include "space/knob_schema.h"
 #include "tuners/tuner_factory.h"
+#include "warmstart/flow.h"
 
 namespace tt {
 namespace {
@@ -81,6 +82,20 @@ RunPlan PlanRun(const TuneOptions& o, const ConfigSpace& space) {
   return {"random", o.sweep_limit};
 }
 
+// The tuner of a run, seeded with this task's history; `--tuner auto` picks it by the history
+// flows of warmstart/ and says why.
+std::unique_ptr<Tuner> StartTuner(std::unique_ptr<Tuner> tuner, const SqliteHistoryStore& store, const FlowTask& task,
+                                  const TuneOptions& o, std::string& name, std::ostream& out) {
+  if (tuner) {
+    tuner->Seed(ToObservations(*task.space, store.Trials(task.ids)));
+    return tuner;
+  }
+  FlowChoice choice = ChooseFlow(store, task, o.seed, FlowOptions::Parse(o.tuner_options));
+  name = "auto-" + choice.tuner;
+  if (!o.json) out << choice.explanation << "\n";
+  return std::move(choice.made);
+}
+
 struct RunSummary {
   int64_t measured = 0, failed = 0;
   std::map<std::string, int64_t> statuses;
@@ -141,17 +156,19 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
   ConfigSpace space = kernel.Space(workload, measurer.limits());
   ApplyPins(space, o.pins);
   const RunPlan plan = PlanRun(o, space);
-  auto tuner = MakeTuner(plan.tuner, space, o.seed, o.tuner_options);
+  const bool auto_flow = plan.tuner == "auto";
+  if (auto_flow) FlowOptions::Parse(o.tuner_options);  // checked before anything is written
+  auto tuner = auto_flow ? nullptr : MakeTuner(plan.tuner, space, o.seed, o.tuner_options);
   auto store = SqliteHistoryStore::Open(o.db);  // the first thing that writes
 
-  const TaskIds ids = store->EnsureTask(workload, kernel.Flops(workload),
-                                        {std::string(kernel.name()), std::string(kernel.op()), kernel.SourceHash(), KnobSchema(space)},
-                                        measurer.device());
-  tuner->Seed(ToObservations(space, store->Trials(ids)));
+  const TemplateRef kernel_ref{std::string(kernel.name()), std::string(kernel.op()), kernel.SourceHash(), KnobSchema(space)};
+  const TaskIds ids = store->EnsureTask(workload, kernel.Flops(workload), kernel_ref, measurer.device());
+  std::string tuner_name = plan.tuner;
+  tuner = StartTuner(std::move(tuner), *store, {workload, kernel_ref, ids, &space}, o, tuner_name, out);
 
   nlohmann::json options_json = o.tuner_options;
   const int64_t run_id =
-      store->BeginRun(ids, {o.sweep_limit > 0 ? "sweep-" + plan.tuner : plan.tuner, options_json.dump(), o.seed,
+      store->BeginRun(ids, {o.sweep_limit > 0 ? "sweep-" + plan.tuner : tuner_name, options_json.dump(), o.seed,
                             o.command_line, plan.trials});
   InterruptGuard guard;
   Progress progress(out, plan.trials, isatty(STDOUT_FILENO) && !o.json, o.json);

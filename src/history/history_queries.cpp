@@ -105,4 +105,34 @@ int64_t HistoryQueries::DeviceId(const std::string& fingerprint) const {
   });
 }
 
+int64_t HistoryQueries::WorkloadId(const std::string& key) const {
+  return Translated(store_.path(), [&] {
+    SQLite::Statement q(store_.connection(), "SELECT id FROM workloads WHERE key = ?");
+    q.bind(1, key);
+    return q.executeStep() ? q.getColumn(0).getInt64() : int64_t{0};
+  });
+}
+
+std::vector<std::pair<int64_t, DeviceInfo>> HistoryQueries::Devices() const {
+  return Translated(store_.path(), [&] {
+    SQLite::Statement q(store_.connection(),
+                        "SELECT id, platform, name, driver_version, type, compute_units, max_work_group_size, "
+                        "local_mem_bytes, global_mem_bytes FROM devices ORDER BY id");
+    std::vector<std::pair<int64_t, DeviceInfo>> devices;
+    while (q.executeStep()) {
+      DeviceInfo d;
+      d.platform = q.getColumn(1).getString();
+      d.name = q.getColumn(2).getString();
+      d.driver_version = q.getColumn(3).getString();
+      d.type = q.getColumn(4).getString();
+      d.compute_units = static_cast<unsigned>(q.getColumn(5).getInt64());
+      d.max_work_group_size = static_cast<size_t>(q.getColumn(6).getInt64());
+      d.local_mem_bytes = static_cast<size_t>(q.getColumn(7).getInt64());
+      d.global_mem_bytes = static_cast<size_t>(q.getColumn(8).getInt64());
+      devices.emplace_back(q.getColumn(0).getInt64(), std::move(d));
+    }
+    return devices;
+  });
+}
+
 }  // namespace tt

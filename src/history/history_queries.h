@@ -4,8 +4,10 @@
 // and across devices, over every version of a template that shares its knob schema.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "core/device_info.h"
 #include "core/measure_result.h"
 #include "core/workload.h"
 #include "history/sqlite_history_store.h"
@@ -45,6 +47,10 @@ class HistoryQueries {
   std::vector<LeanTrial> FastestTrials(int64_t workload_id, const HistoryScope& scope, int64_t limit) const;
   // The device id of a fingerprint; 0 when the device has no row.
   int64_t DeviceId(const std::string& fingerprint) const;
+  // The workload id of a key; 0 when the workload has no row.
+  int64_t WorkloadId(const std::string& key) const;
+  // Every device of the database, by id.
+  std::vector<std::pair<int64_t, DeviceInfo>> Devices() const;
 
  private:
   const SqliteHistoryStore& store_;
