@@ -120,15 +120,7 @@ std::vector<std::pair<int64_t, DeviceInfo>> HistoryQueries::Devices() const {
                         "local_mem_bytes, global_mem_bytes FROM devices ORDER BY id");
     std::vector<std::pair<int64_t, DeviceInfo>> devices;
     while (q.executeStep()) {
-      DeviceInfo d;
-      d.platform = q.getColumn(1).getString();
-      d.name = q.getColumn(2).getString();
-      d.driver_version = q.getColumn(3).getString();
-      d.type = q.getColumn(4).getString();
-      d.compute_units = static_cast<unsigned>(q.getColumn(5).getInt64());
-      d.max_work_group_size = static_cast<size_t>(q.getColumn(6).getInt64());
-      d.local_mem_bytes = static_cast<size_t>(q.getColumn(7).getInt64());
-      d.global_mem_bytes = static_cast<size_t>(q.getColumn(8).getInt64());
+      DeviceInfo d = ReadDevice(q, 1);
       devices.emplace_back(q.getColumn(0).getInt64(), std::move(d));
     }
     return devices;
