@@ -32,7 +32,7 @@ struct CandidateSearch {
   Workload best_match;                // the recorded workload with the highest match score
   double best_match_score = 0;        // 0 when nothing was recorded
   int64_t workloads = 0;              // recorded workloads considered
-  int64_t records_read = 0;
+  int64_t records_read = 0;           // the search reads only workloads that can make the top
 };
 
 // `target_extents`: the new workload's split extents (SplitExtentsOf its space).
