@@ -84,6 +84,13 @@ TEST(HistoryQueries, FindsWorkloadsOfAnOperatorAndTheirFastestTrialsPerDevice) {
   EXPECT_TRUE(queries.FastestTrials(a.workload, on_b, 5).empty());
   EXPECT_EQ(queries.DeviceId(CpuDevice("cpu-b").Fingerprint()), b.device);
   EXPECT_EQ(queries.DeviceId("nothing"), 0);
+  EXPECT_EQ(queries.WorkloadId(GemmWorkload(128).Key()), b.workload);
+  EXPECT_EQ(queries.WorkloadId("gemm:m=1,n=1,k=1"), 0);
+  const auto devices = queries.Devices();
+  ASSERT_EQ(devices.size(), 2u);
+  EXPECT_EQ(devices[1].first, b.device);
+  EXPECT_EQ(devices[1].second.Fingerprint(), CpuDevice("cpu-b").Fingerprint());
+  EXPECT_EQ(devices[1].second.max_work_group_size, CpuDevice().max_work_group_size);
 }
 
 TEST(HistoryQueries, SearchesUseTheIndexes) {
