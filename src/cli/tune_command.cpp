@@ -53,14 +53,6 @@ void CheckOptions(const TuneOptions& o) {
   if (o.min_time_s < 0) throw UserError("--min-time must not be negative");
 }
 
-std::vector<Observation> ToObservations(const ConfigSpace& space, const std::vector<TrialRecord>& records) {
-  std::vector<Observation> observations;
-  for (const auto& r : records)
-    if (auto config = space.FromKey(r.config_key))
-      observations.push_back({*config, r.result.status, r.result.ok() ? r.result.gflops : 0});
-  return observations;
-}
-
 // What a run measures: the tuner and trials asked for, or for a sweep every valid config when
 // there are at most `sweep_limit` of them (grid order), else a random sample of that many.
 struct RunPlan {
@@ -87,7 +79,7 @@ RunPlan PlanRun(const TuneOptions& o, const ConfigSpace& space) {
 std::unique_ptr<Tuner> StartTuner(std::unique_ptr<Tuner> tuner, const SqliteHistoryStore& store, const FlowTask& task,
                                   const TuneOptions& o, std::string& name, std::ostream& out) {
   if (tuner) {
-    tuner->Seed(ToObservations(*task.space, store.Trials(task.ids)));
+    tuner->Seed(TaskHistory(store, task.ids, *task.space));
     return tuner;
   }
   FlowChoice choice = ChooseFlow(store, task, o.seed, FlowOptions::Parse(o.tuner_options));

@@ -12,13 +12,6 @@
 namespace tt {
 namespace {
 
-std::vector<Observation> ExactHistory(const HistoryQueries& queries, const FlowTask& task) {
-  std::vector<Observation> observations;
-  for (const LeanTrial& t : queries.TaskTrials(task.ids))
-    if (auto config = task.space->FromKey(t.config_key)) observations.push_back({*config, t.status, t.gflops});
-  return observations;
-}
-
 // Adapted, valid and distinct, in metric order.
 std::vector<WarmStartCandidate> Adapted(const ConfigSpace& space, const std::vector<RankedRecord>& records) {
   std::vector<WarmStartCandidate> candidates;
@@ -61,6 +54,13 @@ FlowOptions FlowOptions::Parse(const TunerOptionMap& options) {
   return parsed;
 }
 
+std::vector<Observation> TaskHistory(const SqliteHistoryStore& store, const TaskIds& task, const ConfigSpace& space) {
+  std::vector<Observation> observations;
+  for (const LeanTrial& t : HistoryQueries(store).TaskTrials(task))
+    if (auto config = space.FromKey(t.config_key)) observations.push_back({*config, t.status, t.gflops});
+  return observations;
+}
+
 std::vector<float> WorkloadFeatures(const Workload& workload) {
   std::vector<float> features;
   for (const auto& [name, value] : workload.dims)
@@ -76,7 +76,7 @@ FlowChoice ChooseFlow(const SqliteHistoryStore& store, const FlowTask& task, uin
                            options.any_device ? 0 : task.ids.device};
   const CandidateSearch search =
       FindCandidates(queries, scope, task.workload, SplitExtentsOf(*task.space), options.candidates);
-  const std::vector<Observation> exact = ExactHistory(queries, task);
+  const std::vector<Observation> exact = TaskHistory(store, task.ids, *task.space);
 
   FlowChoice choice;
   WarmStart warm_start;

@@ -44,6 +44,10 @@ struct FlowChoice {
 FlowChoice ChooseFlow(const SqliteHistoryStore& store, const FlowTask& task, uint64_t seed,
                       const FlowOptions& options = {});
 
+// The trials of one task as a tuner's Seed takes them (lean read: no logs, no repeat times);
+// trials whose key does not fit `space` (e.g. other pins) are left out.
+std::vector<Observation> TaskHistory(const SqliteHistoryStore& store, const TaskIds& task, const ConfigSpace& space);
+
 // log2 of each dimension (at least 1): workloads' features for transfer learning.
 std::vector<float> WorkloadFeatures(const Workload& workload);
 

@@ -132,7 +132,9 @@ TEST_F(Flow, DissimilarHistoryTakesXgbTlWithTransferRecords) {
   EXPECT_GT(choice.primed, 20u);  // the ok records of the other workload
   EXPECT_NE(choice.explanation.find("below threshold"), std::string::npos) << choice.explanation;
   // A threshold of 0 takes gga whatever the score.
-  EXPECT_EQ(Choose(Gemm(7, 5, 3), space, {.threshold = 0}).flow, "gga");
+  FlowOptions any_score;
+  any_score.threshold = 0;
+  EXPECT_EQ(Choose(Gemm(7, 5, 3), space, any_score).flow, "gga");
 }
 
 TEST_F(Flow, ExactHistoryIsSeededAndNeverProposedAgain) {
