@@ -75,16 +75,16 @@ RunPlan PlanRun(const TuneOptions& o, const ConfigSpace& space) {
 }
 
 // The tuner of a run, seeded with this task's history; `--tuner auto` picks it by the history
-// flows of warmstart/ and says why.
+// flows of warmstart/, and `explanation` says why.
 std::unique_ptr<Tuner> StartTuner(std::unique_ptr<Tuner> tuner, const SqliteHistoryStore& store, const FlowTask& task,
-                                  const TuneOptions& o, std::string& name, std::ostream& out) {
+                                  const TuneOptions& o, std::string& name, std::string& explanation) {
   if (tuner) {
     tuner->Seed(TaskHistory(store, task.ids, *task.space));
     return tuner;
   }
   FlowChoice choice = ChooseFlow(store, task, o.seed, FlowOptions::Parse(o.tuner_options));
   name = "auto-" + choice.tuner;
-  if (!o.json) out << choice.explanation << "\n";
+  explanation = choice.explanation;
   return std::move(choice.made);
 }
 
@@ -93,6 +93,7 @@ struct RunSummary {
   std::map<std::string, int64_t> statuses;
   std::optional<TrialRecord> best;
   std::vector<double> model_fit_seconds;
+  std::string warm_start;  // --tuner auto: the flow taken and why
 };
 
 void PrintSummary(std::ostream& out, const TuneOptions& o, const Workload& w, const KernelTemplate& t,
@@ -109,6 +110,7 @@ void PrintSummary(std::ostream& out, const TuneOptions& o, const Workload& w, co
                             {"time_s", r->result.time_s}, {"gflops", r->result.gflops}, {"run_id", r->run_id}};
     };
     j["model_fit_seconds"] = s.model_fit_seconds;
+    if (!s.warm_start.empty()) j["warm_start"] = s.warm_start;
     j["best"] = describe(s.best);
     j["best_in_history"] = describe(best_ever);
     out << j.dump(2) << "\n";
@@ -155,8 +157,9 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
 
   const TemplateRef kernel_ref{std::string(kernel.name()), std::string(kernel.op()), kernel.SourceHash(), KnobSchema(space)};
   const TaskIds ids = store->EnsureTask(workload, kernel.Flops(workload), kernel_ref, measurer.device());
-  std::string tuner_name = plan.tuner;
-  tuner = StartTuner(std::move(tuner), *store, {workload, kernel_ref, ids, &space}, o, tuner_name, out);
+  std::string tuner_name = plan.tuner, flow_explanation;
+  tuner = StartTuner(std::move(tuner), *store, {workload, kernel_ref, ids, &space}, o, tuner_name, flow_explanation);
+  if (!o.json && !flow_explanation.empty()) out << flow_explanation << "\n";
 
   nlohmann::json options_json = o.tuner_options;
   const int64_t run_id =
@@ -165,6 +168,7 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
   InterruptGuard guard;
   Progress progress(out, plan.trials, isatty(STDOUT_FILENO) && !o.json, o.json);
   RunSummary summary;
+  summary.warm_start = flow_explanation;
   int batch_number = 0;
   std::string batch_started = UtcNowIso8601();
   const auto record = [&](const std::vector<Config>& batch, const std::vector<MeasureResult>& results) {

@@ -60,6 +60,13 @@ TEST(WarmStart, AutoTakesTheGgaFlowAndStartsFromAdaptedHistory) {
   const auto first_batch = Lines(Sql(db, "SELECT config_key FROM trials WHERE run_id = 2 AND batch = 0"));
   ASSERT_FALSE(first_batch.empty());
   for (const auto& key : first_batch) EXPECT_TRUE(adapted.count(key)) << key << " is not adapted from history";
+
+  // --json says it too.
+  const auto json = RunProgram(kProgram + " tune --op gemm --shape 64,32,32 --tuner auto --trials 1 --min-time 0.01"
+                                          " --json --db " + db.string(), dir.path());
+  ASSERT_EQ(json.exit_code, 0) << json.out << json.err;
+  EXPECT_NE(nlohmann::json::parse(json.out)["warm_start"].get<std::string>().find("gga flow"), std::string::npos)
+      << json.out;
 }
 
 TEST(WarmStart, BestGivesAFallbackForAnUnseenShapeThatVerifies) {
