@@ -2,8 +2,8 @@
 # A small per-layer version of the history-based auto-tuning experiment: build a history by
 # tuning other conv2d layers first, then tune one target layer from a copy of that history with
 # each flow, and compare with tuners that start from nothing:
-#   bench/warm_start_layers.sh [TRIALS] [HISTORY_TRIALS] [TEMPLATE]
-#   default: 40  40  conv2d_direct_vec
+#   bench/warm_start_layers.sh [TRIALS] [HISTORY_TRIALS] [TEMPLATE] [SEED]
+#   default: 40  40  conv2d_direct_vec  1
 # Flows: gga (--tuner auto, threshold 0), xgb-tl (--tuner auto, threshold 1), and plain xgb and
 # ga. Prints per flow the best GFLOPS after TRIALS, its wall-clock seconds, and the trials and
 # seconds it took to reach xgb's final best. Fresh POCL kernel cache (POCL_KERNEL_CACHE=0).
@@ -14,6 +14,7 @@ cd "$(dirname "$0")/.."
 trials="${1:-40}"
 history_trials="${2:-40}"
 template="${3:-conv2d_direct_vec}"
+seed="${4:-1}"
 build="${BUILD_DIR:-build}"
 export POCL_KERNEL_CACHE=0
 
@@ -28,10 +29,10 @@ trap 'rm -rf "$work"' EXIT
 history=(n=1,ci=64,h=56,w=56,co=128,kh=3,kw=3,stride=1,pad=1
          n=1,ci=128,h=28,w=28,co=128,kh=3,kw=3,stride=1,pad=1)
 target=n=1,ci=64,h=56,w=56,co=64,kh=3,kw=3,stride=1,pad=1
-echo "history: ${history[*]}, $history_trials trials each (xgb); target $target; $trials trials; $template; $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "history: ${history[*]}, $history_trials trials each (xgb); target $target; $trials trials; $template; seed $seed; $(date -u +%Y-%m-%dT%H:%MZ)"
 for shape in "${history[@]}"; do
   "$tt" tune --op conv2d --shape "$shape" --template "$template" --tuner xgb --trials "$history_trials" \
-    --db "$work/history.db" >/dev/null
+    --seed "$seed" --db "$work/history.db" >/dev/null
 done
 
 run() {  # name, tune options...
@@ -39,7 +40,8 @@ run() {  # name, tune options...
   cp "$work/history.db" "$work/$name.db"
   local start end
   start="$(date +%s.%N)"
-  "$tt" tune --op conv2d --shape "$target" --template "$template" --trials "$trials" --db "$work/$name.db" "$@" \
+  "$tt" tune --op conv2d --shape "$target" --template "$template" --trials "$trials" --seed "$seed" \
+    --db "$work/$name.db" "$@" \
     | grep '^auto:' || true
   end="$(date +%s.%N)"
   echo "$name $(python3 -c "print(round($end - $start, 1))")" >>"$work/seconds"
