@@ -42,6 +42,7 @@ CREATE TABLE workloads (
   dims_json TEXT NOT NULL CHECK (json_valid(dims_json)),  -- {"m":512,"n":1024,"k":1024}, in key order
   flops REAL NOT NULL CHECK (flops >= 0)      -- floating-point operations of one execution
 );
+CREATE INDEX workloads_by_op ON workloads (op);
 
 -- One version of one kernel template: editing the OpenCL source gives a new row, so that
 -- old measurements are never mistaken for the new code.
@@ -50,8 +51,11 @@ CREATE TABLE kernel_templates (
   name TEXT NOT NULL,                         -- 'gemm_tiled'
   op TEXT NOT NULL,                           -- the operator it implements
   source_hash TEXT NOT NULL,                  -- hash of the OpenCL source
+  knob_schema TEXT NOT NULL DEFAULT '',       -- hash of the knob names and kinds; '' unknown
   UNIQUE (name, source_hash)
 );
+-- Versions of a template with the same knobs: their trials are warm-start candidates.
+CREATE INDEX kernel_templates_by_schema ON kernel_templates (name, knob_schema);
 
 -- One invocation of a tuner on one task (workload x template x device).
 CREATE TABLE runs (
@@ -160,6 +164,9 @@ CREATE TABLE network_progress (
   PRIMARY KEY (network_run_id, trials)
 );
 CREATE INDEX runs_by_network_run ON runs (network_run_id);
+-- The fastest correct trials of one workload: warm-start candidates and fallbacks.
+CREATE INDEX trials_ok_by_gflops ON trials (workload_id, template_id, device_id, gflops)
+  WHERE status = 'ok';
 
 -- Trials with names instead of ids, for plain SQL.
 CREATE VIEW trials_view AS

@@ -142,7 +142,7 @@ int RunCompare(const CompareOptions& o, std::ostream& out) {
   auto store = SqliteHistoryStore::Open(o.db);
   const std::string what = workload.Key() + " with template " + std::string(kernel.name());
   const auto [ids, device] = PickRecordedDevice(
-      store->RecordedTasks(workload, {std::string(kernel.name()), std::string(kernel.op()), kernel.SourceHash()}),
+      store->RecordedTasks(workload, {std::string(kernel.name()), std::string(kernel.op()), kernel.SourceHash(), ""}),
       o.device, what);
 
   // Tuners search the whole space (pinned knobs held), as on a device; what was not recorded

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "cli/best_command.h"
 #include "cli/compare_command.h"
 #include "cli/history_cli.h"
 #include "cli/list_commands.h"
@@ -93,7 +94,7 @@ int main(int argc, char** argv) {
   auto* sweep_cmd = app.add_subcommand(
       "sweep", "Measure every valid config of a space (at most --limit), else a random sample of --limit");
   for (auto* cmd : {tune_cmd, sweep_cmd}) AddMeasuringOptions(*cmd, tune);
-  tune_cmd->add_option("--tuner", tune.tuner, fmt::format("Search strategy: {}", fmt::join(tt::TunerNames(), ", ")))->capture_default_str();
+  tune_cmd->add_option("--tuner", tune.tuner, fmt::format("Search strategy: auto (chosen from the history), {}", fmt::join(tt::TunerNames(), ", ")))->capture_default_str();
   tune_cmd->add_option("--tuner-opt", tuner_opts, "Tuner option key=value (repeatable)");
   tune_cmd->add_option("--trials", tune.trials, "Configurations to measure")->capture_default_str();
   tune.sweep_limit = 2000;
@@ -120,7 +121,7 @@ int main(int argc, char** argv) {
   net_cmd->add_option("--device", net.device, "Device index or name fragment")->capture_default_str();
   net_cmd->add_option("--scheduler", net.scheduler, "Task scheduler: ucb, gradient, round-robin")->capture_default_str();
   net_cmd->add_option("--sketch", net.sketch_policy, "Sketch selection within a task: ucb, uniform")->capture_default_str();
-  net_cmd->add_option("--tuner", net.tuner, fmt::format("Search strategy per sketch: {}", fmt::join(tt::TunerNames(), ", ")))
+  net_cmd->add_option("--tuner", net.tuner, fmt::format("Search strategy per sketch: auto (chosen from the history), {}", fmt::join(tt::TunerNames(), ", ")))
       ->capture_default_str();
   net_cmd->add_option("--tuner-opt", net_tuner_opts, "Tuner option key=value (repeatable)");
   net_cmd->add_option("--ucb-c", net.ucb_c, "UCB exploration constant (tasks and sketches)")->capture_default_str();
@@ -144,6 +145,12 @@ int main(int argc, char** argv) {
   compare_cmd->add_option("--batch-size", compare.batch_size, "Configurations per batch")->capture_default_str();
 
   const tt::HistoryCommands history(app);
+  tt::BestOptions best;
+  auto* best_cmd = app.add_subcommand(
+      "best", "The best verified config of a workload from the history (or a fallback from a similar one), as JSON");
+  AddWorkloadOptions(*best_cmd, best.op, best.shape, best.shape_flags, best.kernel_template, best.pins);
+  best_cmd->add_option("--db", best.db, "History database")->required();
+  best_cmd->add_option("--device", best.device, "Recorded device: name fragment (default: any)");
 
   try {
     app.parse(argc, argv);
@@ -165,6 +172,7 @@ int main(int argc, char** argv) {
       return tt::RunTuneNetwork(net, std::cout);
     }
     if (const auto code = history.RunChosen(std::cout, std::cerr)) return *code;
+    if (app.got_subcommand("best")) return tt::RunBest(best, std::cout, std::cerr);
     if (app.got_subcommand("compare")) {
       compare.tuners = SplitList(compare_tuners);
       return tt::RunCompare(compare, std::cout);

@@ -50,7 +50,7 @@ nlohmann::json ReportJson(const NetworkRunReport& r, const std::string& device) 
                       {"time_s", best->second.time_s}, {"gflops", best->second.gflops}};
     nlohmann::json sketches = nlohmann::json::array();
     for (const auto& s : t.sketches)
-      sketches.push_back({{"template", s.template_name}, {"history", s.history}, {"measured", s.measured},
+      sketches.push_back({{"template", s.template_name}, {"history", s.history}, {"measured", s.measured}, {"flow", s.flow},
                           {"best_time_s", s.best ? nlohmann::json(s.best->time_s) : nullptr}});
     task["sketches"] = sketches;
     tasks.push_back(task);

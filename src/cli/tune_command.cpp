@@ -17,6 +17,8 @@
 #include "ops/kernel_template.h"
 #include "schedule/interrupt.h"
 #include "schedule/task_loop.h"
+#include "schedule/tuner_start.h"
+#include "space/knob_schema.h"
 #include "tuners/tuner_factory.h"
 
 namespace tt {
@@ -67,6 +69,7 @@ struct RunSummary {
     best->result = result;
     best->run_id = run_id;
   }
+  std::string warm_start;  // --tuner auto: the flow taken and why
 };
 
 void PrintSummary(std::ostream& out, const TuneOptions& o, const Workload& w, const KernelTemplate& t,
@@ -83,6 +86,7 @@ void PrintSummary(std::ostream& out, const TuneOptions& o, const Workload& w, co
                             {"time_s", r->result.time_s}, {"gflops", r->result.gflops}, {"run_id", r->run_id}};
     };
     j["model_fit_seconds"] = s.model_fit_seconds;
+    if (!s.warm_start.empty()) j["warm_start"] = s.warm_start;
     j["best"] = describe(s.best);
     j["best_in_history"] = describe(best_ever);
     out << j.dump(2) << "\n";
@@ -123,23 +127,25 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
   ApplyPins(space, o.pins);
   CheckSpaceHasValidConfig(space, o.pins);
   const RunPlan plan = PlanRun(o, space);
-  TuningTask task(kernel, workload, std::move(space), [&](const ConfigSpace& s) {
-    return MakeTuner(plan.tuner, s, o.seed, o.tuner_options);
-  });
+  CheckTunerChoice(plan.tuner, space, o.seed, o.tuner_options);
+  const TemplateRef kernel_ref{std::string(kernel.name()), std::string(kernel.op()), kernel.SourceHash(),
+                               KnobSchema(space)};
+  TuningTask task(kernel, workload, std::move(space));
   auto store = SqliteHistoryStore::Open(o.db);  // the first thing that writes
 
-  const TaskIds ids = store->EnsureTask(workload, kernel.Flops(workload),
-                                        {std::string(kernel.name()), std::string(kernel.op()), kernel.SourceHash()},
-                                        measurer.device());
-  SeedFromHistory(task, *store, ids, o.retry_failed);
+  const TaskIds ids = store->EnsureTask(workload, kernel.Flops(workload), kernel_ref, measurer.device());
+  const TunerStart start =
+      StartTaskTuner(task, *store, ids, kernel_ref, plan.tuner, o.seed, o.tuner_options, o.retry_failed);
+  if (!o.json && !start.explanation.empty()) out << start.explanation << "\n";
   nlohmann::json options_json = o.tuner_options;
   RunRecorder recorder(*store, ids,
-                       {o.sweep_limit > 0 ? "sweep-" + plan.tuner : plan.tuner, options_json.dump(), o.seed,
+                       {o.sweep_limit > 0 ? "sweep-" + plan.tuner : start.tuner, options_json.dump(), o.seed,
                         o.command_line, plan.trials});
   InterruptGuard guard;
   Budget budget(plan.trials, o.time_limit_s, guard.flag());
   Progress progress(out, plan.trials, isatty(STDOUT_FILENO) && !o.json, o.json);
   RunSummary summary;
+  summary.warm_start = start.explanation;
   const auto observe = [&](const TuningTask& t, const std::vector<Config>& configs,
                            const std::vector<MeasureResult>& results) {
     for (size_t i = 0; i < results.size(); ++i) summary.Add(t.space(), configs[i], results[i], recorder.run_id());

@@ -218,15 +218,7 @@ std::vector<std::pair<TaskIds, DeviceInfo>> SqliteHistoryStore::RecordedTasks(
     q.bind(3, kernel_template.source_hash);
     std::vector<std::pair<TaskIds, DeviceInfo>> tasks;
     while (q.executeStep()) {
-      DeviceInfo d;
-      d.platform = q.getColumn(3).getString();
-      d.name = q.getColumn(4).getString();
-      d.driver_version = q.getColumn(5).getString();
-      d.type = q.getColumn(6).getString();
-      d.compute_units = static_cast<unsigned>(q.getColumn(7).getInt64());
-      d.max_work_group_size = static_cast<size_t>(q.getColumn(8).getInt64());
-      d.local_mem_bytes = static_cast<size_t>(q.getColumn(9).getInt64());
-      d.global_mem_bytes = static_cast<size_t>(q.getColumn(10).getInt64());
+      DeviceInfo d = ReadDevice(q, 3);
       d.imported = q.getColumn(11).getInt() != 0;
       tasks.push_back({{q.getColumn(0).getInt64(), q.getColumn(1).getInt64(), q.getColumn(2).getInt64()}, d});
     }

@@ -19,11 +19,13 @@ class Database;
 
 namespace tt {
 
-// A kernel template as the history knows it: a new source hash is a new template.
+// A kernel template as the history knows it: a new source hash is a new template. Versions
+// with the same knob schema (names and kinds of its knobs) share warm-start candidates.
 struct TemplateRef {
   std::string name;
   std::string op;
   std::string source_hash;
+  std::string knob_schema;  // empty: not known
 };
 
 // Row ids of a task's workload, template and device in one database.
@@ -173,6 +175,10 @@ class SqliteHistoryStore {
   std::vector<TrialRecord> Trials(const TaskIds& task) const;  // every run, oldest first
   std::optional<TrialRecord> Best(const TaskIds& task) const;  // fastest ok trial
   int64_t CountTrials(int64_t run_id) const;
+
+  // For the readers in history/ (history_queries.h); SQLiteCpp types stay in this folder.
+  SQLite::Database& connection() const { return *db_; }
+  const std::string& path() const { return path_; }
 
   // The devices on which this workload and template (same source hash) have trials, with
   // their task ids: what a replay can draw on. Nothing is added to the database.

@@ -30,11 +30,13 @@ int64_t EnsureWorkload(SQLite::Database& db, const Workload& workload, double fl
 }
 
 int64_t EnsureTemplate(SQLite::Database& db, const TemplateRef& t) {
+  // A row recorded before knob schemas were known gets the schema now.
   SQLite::Statement q(db,
-                      "INSERT INTO kernel_templates (name, op, source_hash) VALUES (?, ?, ?) "
-                      "ON CONFLICT (name, source_hash) DO UPDATE SET name = excluded.name "
+                      "INSERT INTO kernel_templates (name, op, source_hash, knob_schema) "
+                      "VALUES (?, ?, ?, ?) ON CONFLICT (name, source_hash) DO UPDATE SET "
+                      "knob_schema = CASE knob_schema WHEN '' THEN excluded.knob_schema ELSE knob_schema END "
                       "RETURNING id");
-  SQLite::bind(q, t.name, t.op, t.source_hash);
+  SQLite::bind(q, t.name, t.op, t.source_hash, t.knob_schema);
   return ReturnedId(q);
 }
 

@@ -40,6 +40,21 @@ auto Translated(const std::string& path, F&& f) -> decltype(f()) {
     }
   }
 }
+// The device columns platform, name, driver_version, type, compute_units,
+// max_work_group_size, local_mem_bytes, global_mem_bytes, from column `first` on.
+inline DeviceInfo ReadDevice(SQLite::Statement& q, int first) {
+  DeviceInfo d;
+  d.platform = q.getColumn(first).getString();
+  d.name = q.getColumn(first + 1).getString();
+  d.driver_version = q.getColumn(first + 2).getString();
+  d.type = q.getColumn(first + 3).getString();
+  d.compute_units = static_cast<unsigned>(q.getColumn(first + 4).getInt64());
+  d.max_work_group_size = static_cast<size_t>(q.getColumn(first + 5).getInt64());
+  d.local_mem_bytes = static_cast<size_t>(q.getColumn(first + 6).getInt64());
+  d.global_mem_bytes = static_cast<size_t>(q.getColumn(first + 7).getInt64());
+  return d;
+}
+
 int64_t EnsureWorkload(SQLite::Database& db, const Workload& workload, double flops);
 int64_t EnsureTemplate(SQLite::Database& db, const TemplateRef& t);
 int64_t EnsureDevice(SQLite::Database& db, const DeviceInfo& d);

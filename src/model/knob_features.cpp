@@ -1,5 +1,6 @@
 #include "model/knob_features.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace tt {
@@ -15,9 +16,9 @@ size_t FeatureCount(const Knob& knob) {
   return 0;
 }
 
-// Writes FeatureCount(knob) features of value `index` to `out`.
-void WriteKnob(const Knob& knob, uint32_t index, float* out) {
-  const KnobValue& value = knob.value(index);
+// Writes FeatureCount(knob) features of `value` to `out`; `index` is its index in the knob,
+// if it has one (only categorical knobs need it).
+void WriteValue(const Knob& knob, const KnobValue& value, std::optional<uint32_t> index, float* out) {
   switch (knob.kind()) {
     case KnobKind::kSplit:
       for (size_t i = 0; i < value.size(); ++i) out[i] = static_cast<float>(std::log2(value[i]));
@@ -28,7 +29,7 @@ void WriteKnob(const Knob& knob, uint32_t index, float* out) {
       return;
     case KnobKind::kDiscrete: out[0] = static_cast<float>(value[0]); return;
     case KnobKind::kCategorical:
-      for (size_t i = 0; i < knob.size(); ++i) out[i] = i == index ? 1.0f : 0.0f;
+      for (size_t i = 0; i < knob.size(); ++i) out[i] = index && i == *index ? 1.0f : 0.0f;
       return;
   }
 }
@@ -54,9 +55,26 @@ FeatureMatrix KnobFeatures::Matrix(const std::vector<Config>& configs) const {
 void KnobFeatures::Write(const Config& config, float* out) const {
   for (size_t k = 0; k < space_.num_knobs(); ++k) {
     const Knob& knob = space_.knob(k);
-    WriteKnob(knob, config[k], out);
+    WriteValue(knob, knob.value(config[k]), config[k], out);
     out += FeatureCount(knob);
   }
+}
+
+std::optional<std::vector<float>> KnobFeatures::OfValues(const KnobValues& values) const {
+  std::vector<float> features(size_);
+  float* out = features.data();
+  for (const Knob& knob : space_.knobs()) {
+    const KnobValue* value = FindKnobValue(values, knob.name());
+    const size_t length = knob.kind() == KnobKind::kSplit || knob.kind() == KnobKind::kPermutation ? knob.value(0).size() : 1;
+    if (!value || value->size() != length) return std::nullopt;
+    if (knob.kind() == KnobKind::kSplit &&
+        std::any_of(value->begin(), value->end(), [](int64_t f) { return f < 1; }))
+      return std::nullopt;
+    if (knob.kind() == KnobKind::kPermutation && !knob.Find(*value)) return std::nullopt;
+    WriteValue(knob, *value, knob.Find(*value), out);
+    out += FeatureCount(knob);
+  }
+  return features;
 }
 
 }  // namespace tt

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
@@ -125,6 +126,23 @@ std::vector<float> XgbCostModel::Predict(const FeatureMatrix& features) const {
   Check(XGBoosterPredictFromDMatrix(booster_->get(), data.get(), config, &shape, &dims, &scores),
         "XGBoosterPredictFromDMatrix");
   return std::vector<float>(scores, scores + features.rows);
+}
+
+// The text dump writes each split as "[f<index><threshold]".
+std::vector<double> XgbCostModel::SplitCounts(size_t features) const {
+  std::vector<double> counts(features, 0);
+  if (!booster_) return counts;
+  bst_ulong trees = 0;
+  const char** dumps = nullptr;
+  Check(XGBoosterDumpModel(booster_->get(), "", 0, &trees, &dumps), "XGBoosterDumpModel");
+  for (bst_ulong t = 0; t < trees; ++t) {
+    const std::string tree = dumps[t];
+    for (size_t at = tree.find("[f"); at != std::string::npos; at = tree.find("[f", at + 2)) {
+      const size_t index = std::strtoul(tree.c_str() + at + 2, nullptr, 10);
+      if (index < features) ++counts[index];
+    }
+  }
+  return counts;
 }
 
 }  // namespace tt

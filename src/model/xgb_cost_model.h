@@ -42,6 +42,10 @@ class XgbCostModel {
   // One score per row, higher predicted better. Throws std::logic_error before the first Fit.
   std::vector<float> Predict(const FeatureMatrix& features) const;
 
+  // How many tree nodes split on each of the first `features` features (XGBoost's "weight"
+  // importance); zeros before the first Fit.
+  std::vector<double> SplitCounts(size_t features) const;
+
   bool fitted() const { return booster_ != nullptr; }
   // Wall-clock seconds of every Fit so far, in order.
   const std::vector<double>& fit_seconds() const { return fit_seconds_; }

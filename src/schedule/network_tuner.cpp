@@ -9,7 +9,8 @@
 #include "schedule/run_recorder.h"
 #include "schedule/sketch_selector.h"
 #include "schedule/task_loop.h"
-#include "tuners/tuner_factory.h"
+#include "schedule/tuner_start.h"
+#include "space/knob_schema.h"
 
 namespace tt {
 namespace {
@@ -18,6 +19,8 @@ constexpr int kDefaultAttempts = 3;  // configs tried for a task's default befor
 
 struct Sketch {
   const KernelTemplate* kernel = nullptr;
+  uint64_t seed = 0;
+  TemplateRef ref;
   TaskIds ids;
   std::unique_ptr<TuningTask> task;
   std::unique_ptr<RunRecorder> recorder;  // made when the sketch is first measured
@@ -90,18 +93,20 @@ void NetworkRun::Prepare(const Network& network, const DeviceInfo& device, const
     const auto kernels = ApplicableTemplates(task.workload);
     if (kernels.empty()) throw UserError("no kernel template computes " + task.workload.Key());
     report.flops = kernels.front()->Flops(task.workload);
+    std::vector<Sketch> sketches;
     for (const KernelTemplate* kernel : kernels) {
       Sketch sketch;
       sketch.kernel = kernel;
-      const uint64_t seed = o_.seed * 1'000'003 + ++stream;  // every sketch its own stream
-      sketch.task = std::make_unique<TuningTask>(*kernel, task.workload, kernel->Space(task.workload, limits),
-                                                 [&](const ConfigSpace& space) {
-                                                   return MakeTuner(o_.tuner, space, seed, o_.tuner_options);
-                                                 });
-      sketch.ids = store_.EnsureTask(task.workload, kernel->Flops(task.workload),
-                                     {std::string(kernel->name()), std::string(kernel->op()), kernel->SourceHash()},
-                                     device);
-      report.sketches.push_back({std::string(kernel->name()), 0, 0, std::nullopt});
+      sketch.seed = o_.seed * 1'000'003 + ++stream;  // every sketch its own stream
+      ConfigSpace space = kernel->Space(task.workload, limits);
+      CheckTunerChoice(o_.tuner, space, sketch.seed, o_.tuner_options);  // before anything is written
+      sketch.ref = {std::string(kernel->name()), std::string(kernel->op()), kernel->SourceHash(), KnobSchema(space)};
+      sketch.task = std::make_unique<TuningTask>(*kernel, task.workload, std::move(space));
+      sketches.push_back(std::move(sketch));
+    }
+    for (Sketch& sketch : sketches) {  // every tuner choice checked: now the tasks' rows
+      sketch.ids = store_.EnsureTask(task.workload, sketch.kernel->Flops(task.workload), sketch.ref, device);
+      report.sketches.push_back({std::string(sketch.kernel->name()), 0, 0, std::nullopt});
       slot.sketches.push_back(std::move(sketch));
     }
     slot.scheduling.op = task.workload.op;
@@ -140,7 +145,7 @@ RunRecorder& NetworkRun::Recorder(Sketch& sketch) {
   if (!sketch.recorder) {
     const nlohmann::json options = o_.tuner_options;
     sketch.recorder = std::make_unique<RunRecorder>(
-        store_, sketch.ids, RunInfo{o_.tuner, options.dump(), o_.seed, o_.command, o_.trials, report_.network_run_id});
+        store_, sketch.ids, RunInfo{o_.tuner, options.dump(), sketch.seed, o_.command, o_.trials, report_.network_run_id});
   }
   return *sketch.recorder;
 }
@@ -193,8 +198,13 @@ void NetworkRun::WarmUp(Budget& budget) {
     if (report.default_time_s) store_.SetDefaultTime(report_.network_run_id, static_cast<int>(i), *report.default_time_s);
   }
   // The tuners start from everything recorded, the warm-up's trials included.
-  for (auto& slot : slots_)
-    for (Sketch& sketch : slot.sketches) SeedFromHistory(*sketch.task, store_, sketch.ids, o_.retry_failed);
+  for (size_t i = 0; i < slots_.size(); ++i)
+    for (size_t s = 0; s < slots_[i].sketches.size(); ++s) {
+      Sketch& sketch = slots_[i].sketches[s];
+      const TunerStart start = StartTaskTuner(*sketch.task, store_, sketch.ids, sketch.ref, o_.tuner, sketch.seed,
+                                              o_.tuner_options, o_.retry_failed);
+      report_.tasks[i].sketches[s].flow = start.explanation;
+    }
   for (size_t i = 0; i < slots_.size(); ++i) Refresh(slots_[i], report_.tasks[i]);
 }
 

@@ -39,6 +39,7 @@ struct SketchReport {
   size_t history = 0;     // configs its history held when the run started
   int64_t measured = 0;   // in this process
   std::optional<TaskBest> best;
+  std::string flow;       // --tuner auto: the history flow its tuner took, and why
 };
 
 struct NetworkTaskReport {

@@ -4,17 +4,21 @@
 
 namespace tt {
 
+std::optional<TaskBest> HistoryBest(const SqliteHistoryStore& store, const TaskIds& ids) {
+  const auto best = store.Best(ids);
+  if (!best) return std::nullopt;
+  return TaskBest{best->config_key, best->result.time_s, best->result.gflops};
+}
+
 size_t SeedFromHistory(TuningTask& task, const SqliteHistoryStore& store, const TaskIds& ids, bool retry_transient) {
   std::vector<Observation> observations;
-  std::optional<TaskBest> best;
   for (const MeasuredConfig& m : store.MeasuredConfigs(ids, retry_transient)) {
     const auto config = task.space().FromKey(m.config_key);
     if (!config) continue;  // pinned away, or a knob the template no longer has
-    const bool ok = m.status == MeasureStatus::kOk;
-    observations.push_back({*config, m.status, ok ? m.gflops : 0});
-    if (ok && m.time_s > 0 && (!best || m.time_s < best->time_s)) best = TaskBest{m.config_key, m.time_s, m.gflops};
+    observations.push_back({*config, m.status, m.status == MeasureStatus::kOk ? m.gflops : 0});
   }
-  return task.Seed(observations, best);
+  task.NoteBest(HistoryBest(store, ids));
+  return task.Seed(observations);
 }
 
 RunRecorder::RunRecorder(SqliteHistoryStore& store, const TaskIds& ids, const RunInfo& info)

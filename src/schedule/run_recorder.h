@@ -11,8 +11,10 @@
 
 namespace tt {
 
-// Feeds the task what its history counts as measured (see MeasuredConfigs); returns how many
-// configs that was.
+// The fastest ok config of the task's history (see MeasuredConfigs).
+std::optional<TaskBest> HistoryBest(const SqliteHistoryStore& store, const TaskIds& ids);
+// Feeds the task's tuner what its history counts as measured and notes its best; returns how
+// many configs that was.
 size_t SeedFromHistory(TuningTask& task, const SqliteHistoryStore& store, const TaskIds& ids,
                        bool retry_transient = false);
 

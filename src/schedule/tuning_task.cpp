@@ -15,22 +15,28 @@ class Stopwatch {
 
 }  // namespace
 
-TuningTask::TuningTask(const KernelTemplate& kernel, Workload workload, ConfigSpace space,
-                       const std::function<std::unique_ptr<Tuner>(const ConfigSpace&)>& make_tuner)
-    : kernel_(kernel),
-      workload_(std::move(workload)),
-      space_(std::make_unique<ConfigSpace>(std::move(space))),
-      tuner_(make_tuner(*space_)) {}
+TuningTask::TuningTask(const KernelTemplate& kernel, Workload workload, ConfigSpace space, const MakeTunerFn& make_tuner)
+    : kernel_(kernel), workload_(std::move(workload)), space_(std::make_unique<ConfigSpace>(std::move(space))) {
+  if (make_tuner) StartTuner(make_tuner);
+}
+
+void TuningTask::StartTuner(const MakeTunerFn& make_tuner) {
+  Stopwatch watch(tuner_seconds_);
+  tuner_ = make_tuner(*space_);
+}
 
 MeasureTask TuningTask::measure_task() const {
   return {&kernel_, workload_, space_.get(), best_ ? best_->time_s : 0};
 }
 
-size_t TuningTask::Seed(const std::vector<Observation>& history, const std::optional<TaskBest>& best) {
+size_t TuningTask::Seed(const std::vector<Observation>& history) {
   Stopwatch watch(tuner_seconds_);
   tuner_->Seed(history);
-  if (best && (!best_ || best->time_s < best_->time_s)) best_ = best;
   return history.size();
+}
+
+void TuningTask::NoteBest(const std::optional<TaskBest>& best) {
+  if (best && (!best_ || best->time_s < best_->time_s)) best_ = best;
 }
 
 std::vector<Config> TuningTask::Propose(size_t max_size) {

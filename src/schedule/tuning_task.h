@@ -2,6 +2,7 @@
 // One tuning task: a workload computed by one kernel template on one device, its config
 // space, and a tuner that proposes configs and learns from their results.
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,18 +24,21 @@ struct TaskBest {
 
 class TuningTask {
  public:
-  // `space` is moved in and owned; the tuner is made over it by `make_tuner`.
-  TuningTask(const KernelTemplate& kernel, Workload workload, ConfigSpace space,
-             const std::function<std::unique_ptr<Tuner>(const ConfigSpace&)>& make_tuner);
+  using MakeTunerFn = std::function<std::unique_ptr<Tuner>(const ConfigSpace&)>;
+  // `space` is moved in and owned; the tuner is made over it by `make_tuner` (now, or later by
+  // StartTuner when it needs what the history holds: --tuner auto).
+  TuningTask(const KernelTemplate& kernel, Workload workload, ConfigSpace space, const MakeTunerFn& make_tuner = {});
+  void StartTuner(const MakeTunerFn& make_tuner);
+  bool started() const { return tuner_ != nullptr; }
 
   const KernelTemplate& kernel() const { return kernel_; }
   const Workload& workload() const { return workload_; }
   const ConfigSpace& space() const { return *space_; }
   MeasureTask measure_task() const;  // carries the best time, so slow configs are timed less
 
-  // What the history holds for this task: never proposed again, and the best seeds best().
-  // Returns how many records were usable (configs of this space).
-  size_t Seed(const std::vector<Observation>& history, const std::optional<TaskBest>& best);
+  // What the history holds for this task: never proposed again. Returns how many records.
+  size_t Seed(const std::vector<Observation>& history);
+  void NoteBest(const std::optional<TaskBest>& best);  // the history's best, if faster
   std::vector<Config> Propose(size_t max_size);  // empty: the space holds nothing new
   void Learn(const std::vector<Config>& configs, const std::vector<MeasureResult>& results);
 

@@ -1,5 +1,6 @@
 #include "tuners/fitness.h"
 
+#include <algorithm>
 #include <numeric>
 
 namespace tt {
@@ -27,6 +28,12 @@ std::vector<double> Fitnesses(const std::vector<ScoredConfig>& scored) {
   fitness.reserve(scored.size());
   for (const auto& s : scored) fitness.push_back(s.fitness);
   return fitness;
+}
+
+void DropSeeded(std::deque<Config>& generation, const std::vector<Observation>& history) {
+  std::erase_if(generation, [&](const Config& c) {
+    return std::any_of(history.begin(), history.end(), [&](const Observation& h) { return h.config == c; });
+  });
 }
 
 }  // namespace tt

@@ -1,6 +1,7 @@
 #pragma once
 // Fitness of measured configs and fitness-proportional choice, shared by the evolutionary tuners.
 #include <cstddef>
+#include <deque>
 #include <vector>
 
 #include "core/rng.h"
@@ -21,5 +22,8 @@ double Fitness(const Observation& observation);
 size_t PickByFitness(const std::vector<double>& weights, Rng& rng);
 
 std::vector<double> Fitnesses(const std::vector<ScoredConfig>& scored);
+
+// Drops from a bred, not yet proposed generation the configs that `history` seeded since.
+void DropSeeded(std::deque<Config>& generation, const std::vector<Observation>& history);
 
 }  // namespace tt

@@ -39,9 +39,7 @@ GaTuner::GaTuner(const ConfigSpace& space, uint64_t seed, GaOptions options)
 void GaTuner::Seed(const std::vector<Observation>& history) {
   Update(history);
   // A config bred before it was seeded must not be proposed now.
-  std::erase_if(generation_, [&](const Config& c) {
-    return std::any_of(history.begin(), history.end(), [&](const Observation& h) { return h.config == c; });
-  });
+  DropSeeded(generation_, history);
 }
 
 void GaTuner::Update(const std::vector<Observation>& measured) {

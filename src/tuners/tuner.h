@@ -6,6 +6,7 @@
 
 #include "core/measure_result.h"
 #include "space/config_space.h"
+#include "tuners/warm_start.h"
 
 namespace tt {
 
@@ -21,6 +22,9 @@ class Tuner {
   // Configs already measured for this task (earlier runs). They are never proposed again,
   // and a tuner may learn from them.
   virtual void Seed(const std::vector<Observation>& history) = 0;
+  // History of similar tasks, given before the first NextBatch. Tuners that cannot use it
+  // ignore it.
+  virtual void Prime(const WarmStart&) {}
   // Up to `max_size` valid configs never proposed or seeded before. Empty only when the
   // space holds no such config any more.
   virtual std::vector<Config> NextBatch(size_t max_size) = 0;

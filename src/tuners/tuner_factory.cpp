@@ -5,6 +5,7 @@
 #include "core/errors.h"
 #include "tuners/ga_tuner.h"
 #include "tuners/gbfs_tuner.h"
+#include "tuners/gga_tuner.h"
 #include "tuners/grid_tuner.h"
 #include "tuners/opevo_tuner.h"
 #include "tuners/random_tuner.h"
@@ -25,7 +26,7 @@ void RejectAnyOption(std::string_view tuner, const TunerOptionMap& options) {
 }
 
 // A new tuner is one more row here.
-constexpr std::array<TunerEntry, 6> kTuners{{
+constexpr std::array<TunerEntry, 8> kTuners{{
     {"random",
      [](const ConfigSpace& space, uint64_t seed, const TunerOptionMap& options) -> std::unique_ptr<Tuner> {
        RejectAnyOption("random", options);
@@ -51,6 +52,14 @@ constexpr std::array<TunerEntry, 6> kTuners{{
     {"gbfs",
      [](const ConfigSpace& space, uint64_t seed, const TunerOptionMap& options) -> std::unique_ptr<Tuner> {
        return std::make_unique<GbfsTuner>(space, seed, GbfsOptions::Parse(options));
+     }},
+    {"gga",
+     [](const ConfigSpace& space, uint64_t seed, const TunerOptionMap& options) -> std::unique_ptr<Tuner> {
+       return std::make_unique<GgaTuner>(space, seed, GgaOptions::Parse(options));
+     }},
+    {"xgb-tl",
+     [](const ConfigSpace& space, uint64_t seed, const TunerOptionMap& options) -> std::unique_ptr<Tuner> {
+       return std::make_unique<XgbTuner>(space, seed, XgbTunerOptions::Parse(options, /*transfer=*/true));
      }},
 }};
 

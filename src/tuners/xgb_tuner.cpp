@@ -32,23 +32,30 @@ void XgbTunerOptions::Validate() const {
     throw UserError("xgb option epsilon must lie in [0, 1], got " + std::to_string(epsilon));
   if (sa_walkers < 1) throw UserError("xgb option sa_walkers must be at least 1");
   if (sa_early_stop < 1) throw UserError("xgb option sa_early_stop must be at least 1");
+  if (!(importance_smoothing > 0 && importance_smoothing <= 1))
+    throw UserError("xgb-tl option importance_smoothing must lie in (0, 1]");
 }
 
-XgbTunerOptions XgbTunerOptions::Parse(const TunerOptionMap& options) {
+XgbTunerOptions XgbTunerOptions::Parse(const TunerOptionMap& options, bool transfer) {
   XgbTunerOptions parsed;
+  parsed.transfer = transfer;
   // The option reader knows numbers only; the one text option is taken out first.
   TunerOptionMap numeric = options;
   if (const auto it = numeric.find("objective"); it != numeric.end()) {
     parsed.objective = ParseObjective(it->second);
     numeric.erase(it);
   }
-  TunerOptionReader reader("xgb", numeric);
+  TunerOptionReader reader(transfer ? "xgb-tl" : "xgb", numeric);
   parsed.plan_size = reader.Count("plan_size", parsed.plan_size);
   parsed.train_every = reader.Count("train_every", parsed.plan_size);
   parsed.epsilon = reader.Real("epsilon", parsed.epsilon);
   parsed.sa_walkers = reader.Count("sa_walkers", parsed.sa_walkers);
   parsed.sa_steps = reader.Count("sa_steps", parsed.sa_steps);
   parsed.sa_early_stop = reader.Count("sa_early_stop", parsed.sa_early_stop);
+  if (transfer) {
+    parsed.transfer_keep = reader.Count("transfer_keep", parsed.transfer_keep);
+    parsed.importance_smoothing = reader.Real("importance_smoothing", parsed.importance_smoothing);
+  }
   reader.RejectUnknown();
   parsed.Validate();
   return parsed;
@@ -89,21 +96,33 @@ std::vector<Config> XgbTuner::NextBatch(size_t max_size) {
   return batch;
 }
 
-// A model of nothing but failures (all fitness 0) cannot rank anything: keep exploring.
+// A model of nothing but failures (all fitness 0) cannot rank anything: keep exploring. With
+// history to transfer from, the first model needs no measurement of this task.
 bool XgbTuner::ShouldRetrain() const {
-  return new_since_fit_ >= options_.train_every &&
-         std::any_of(fitness_.begin(), fitness_.end(), [](float f) { return f > 0; });
+  const auto positive = [](float f) { return f > 0; };
+  if (std::none_of(fitness_.begin(), fitness_.end(), positive) &&
+      std::none_of(transfer_gflops_.begin(), transfer_gflops_.end(), positive))
+    return false;
+  return new_since_fit_ >= options_.train_every || (!model_.fitted() && transfer_.rows > 0);
 }
 
 void XgbTuner::Replan() {
   // AutoTVM normalises by the best so far; regression then learns values in [0, 1].
-  const float best = *std::max_element(fitness_.begin(), fitness_.end());
-  std::vector<float> targets;
-  for (float f : fitness_) targets.push_back(f / best);
-  model_.Fit(features_.Matrix(observed_), targets);
+  FeatureMatrix train = Features(observed_);
+  std::vector<float> targets = fitness_;
+  for (const size_t row : FilterTransfer()) {
+    train.values.insert(train.values.end(), transfer_.row(row), transfer_.row(row) + transfer_.cols);
+    targets.push_back(transfer_gflops_[row]);
+    ++train.rows;
+  }
+  const float best = targets.empty() ? 0 : *std::max_element(targets.begin(), targets.end());
   new_since_fit_ = 0;
+  if (!(best > 0)) return;  // the filter kept failures only
+  for (float& t : targets) t /= best;
+  model_.Fit(train, targets);
+  UpdateImportance();
 
-  const auto score = [this](const std::vector<Config>& configs) { return model_.Predict(features_.Matrix(configs)); };
+  const auto score = [this](const std::vector<Config>& configs) { return model_.Predict(Features(configs)); };
   const auto fresh = [this](const Config& config) { return unseen_.IsFresh(config); };
   const AnnealingParams params{options_.plan_size, options_.sa_steps, options_.sa_early_stop};
   AnnealingResult result = Anneal(space_, StartingWalkers(), score, fresh, params, rng_);

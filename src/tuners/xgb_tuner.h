@@ -24,11 +24,15 @@ struct XgbTunerOptions {
   size_t sa_walkers = 128;
   size_t sa_steps = 200;
   size_t sa_early_stop = 50;  // steps without a change to the plan that end the annealing
+  bool transfer = false;      // xgb-tl
+  size_t transfer_keep = 256; // history rows kept by the filter for each fit
+  double importance_smoothing = 0.5;  // weight of the newest split counts in the moving average
 
   void Validate() const;  // throws UserError
   // Keys "objective" (rank|reg), "plan_size", "train_every" (default: plan_size), "epsilon",
   // "sa_walkers", "sa_steps", "sa_early_stop"; throws UserError for unknown keys, bad values.
-  static XgbTunerOptions Parse(const TunerOptionMap& options);
+  // For "xgb-tl" (transfer on) also "transfer_keep" and "importance_smoothing".
+  static XgbTunerOptions Parse(const TunerOptionMap& options, bool transfer = false);
 };
 
 class XgbTuner : public Tuner {
@@ -37,6 +41,7 @@ class XgbTuner : public Tuner {
   XgbTuner(const ConfigSpace& space, uint64_t seed, const TunerOptionMap& options = {});
   XgbTuner(const ConfigSpace& space, uint64_t seed, XgbTunerOptions options);
   void Seed(const std::vector<Observation>& history) override { Update(history); }
+  void Prime(const WarmStart& warm_start) override;  // transfer mode only
   std::vector<Config> NextBatch(size_t max_size) override;
   void Update(const std::vector<Observation>& measured) override;
 
@@ -48,6 +53,9 @@ class XgbTuner : public Tuner {
   void Replan();
   std::vector<Config> StartingWalkers();
   std::optional<Config> NextCandidate();
+  FeatureMatrix Features(const std::vector<Config>& configs) const;
+  std::vector<size_t> FilterTransfer();
+  void UpdateImportance();
 
   const ConfigSpace& space_;
   XgbTunerOptions options_;
@@ -61,6 +69,12 @@ class XgbTuner : public Tuner {
   std::vector<Config> plan_;
   size_t plan_next_ = 0;
   std::vector<Config> walkers_;  // kept between anneals, as AutoTVM's persistent optimizer does
+  // Transfer mode.
+  std::vector<float> workload_features_;
+  FeatureMatrix transfer_{0, 0, {}};  // rows of other workloads' trials
+  std::vector<float> transfer_gflops_;
+  std::vector<double> transfer_similarity_;
+  std::vector<double> importance_;  // per feature, sums to 1 once a model exists
 };
 
 }  // namespace tt

@@ -143,8 +143,12 @@ TEST_P(TunerContract, HistorySeededLateIsNeverProposed) {
   EXPECT_EQ(rest.size(), left.size());
 }
 
-INSTANTIATE_TEST_SUITE_P(AllTuners, TunerContract, ::testing::ValuesIn(TunerNames()),
-                         [](const auto& info) { return info.param; });
+// Test names allow letters, digits and '_' only: "xgb-tl" runs as xgb_tl.
+INSTANTIATE_TEST_SUITE_P(AllTuners, TunerContract, ::testing::ValuesIn(TunerNames()), [](const auto& info) {
+  std::string name = info.param;
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+});
 
 }  // namespace
 }  // namespace tt

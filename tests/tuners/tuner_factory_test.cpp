@@ -9,7 +9,7 @@ namespace tt {
 namespace {
 
 TEST(TunerFactory, KnowsEveryTuner) {
-  EXPECT_EQ(TunerNames(), (std::vector<std::string>{"random", "grid", "opevo", "ga", "xgb", "gbfs"}));
+  EXPECT_EQ(TunerNames(), (std::vector<std::string>{"random", "grid", "opevo", "ga", "xgb", "gbfs", "gga", "xgb-tl"}));
   const ConfigSpace space = testing::SmallConstrainedSpace();
   for (const auto& name : TunerNames()) EXPECT_NE(MakeTuner(name, space, 1, {}), nullptr) << name;
 }

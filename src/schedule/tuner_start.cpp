@@ -1,0 +1,36 @@
+#include "schedule/tuner_start.h"
+
+#include "schedule/run_recorder.h"
+#include "tuners/tuner_factory.h"
+#include "warmstart/flow.h"
+
+namespace tt {
+
+constexpr const char* kAuto = "auto";
+
+void CheckTunerChoice(const std::string& name, const ConfigSpace& probe, uint64_t seed,
+                      const std::map<std::string, std::string>& options) {
+  if (name == kAuto)
+    FlowOptions::Parse(options);
+  else
+    MakeTuner(name, probe, seed, options);
+}
+
+TunerStart StartTaskTuner(TuningTask& task, const SqliteHistoryStore& store, const TaskIds& ids,
+                          const TemplateRef& kernel_template, const std::string& name, uint64_t seed,
+                          const std::map<std::string, std::string>& options, bool retry_failed) {
+  if (name != kAuto) {
+    task.StartTuner([&](const ConfigSpace& space) { return MakeTuner(name, space, seed, options); });
+    SeedFromHistory(task, store, ids, retry_failed);
+    return {name, ""};
+  }
+  FlowChoice choice;
+  task.StartTuner([&](const ConfigSpace& space) {
+    choice = ChooseFlow(store, {task.workload(), kernel_template, ids, &space}, seed, FlowOptions::Parse(options));
+    return std::move(choice.made);  // seeded with the task's history and primed
+  });
+  task.NoteBest(HistoryBest(store, ids));
+  return {"auto-" + choice.tuner, choice.explanation};
+}
+
+}  // namespace tt

@@ -1,0 +1,27 @@
+#pragma once
+// A task's tuner, made and seeded from the task's history: the tuner asked for, or for "auto"
+// the history flow warmstart/ chooses (exact history, guided GA from similar workloads, or a
+// transfer-learned cost model).
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "history/sqlite_history_store.h"
+#include "schedule/tuning_task.h"
+
+namespace tt {
+
+struct TunerStart {
+  std::string tuner;        // as recorded with the run: the name, or "auto-<flow's tuner>"
+  std::string explanation;  // "auto": which flow and why, one line; else empty
+};
+
+// Throws UserError for an unknown tuner or a bad option; call it before anything is written.
+void CheckTunerChoice(const std::string& name, const ConfigSpace& probe, uint64_t seed,
+                      const std::map<std::string, std::string>& options);
+
+TunerStart StartTaskTuner(TuningTask& task, const SqliteHistoryStore& store, const TaskIds& ids,
+                          const TemplateRef& kernel_template, const std::string& name, uint64_t seed,
+                          const std::map<std::string, std::string>& options, bool retry_failed);
+
+}  // namespace tt

@@ -1,0 +1,92 @@
+#include "space/match_score.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tt {
+namespace {
+
+std::vector<int64_t> Divisors(int64_t n) {
+  std::vector<int64_t> small, large;
+  for (int64_t d = 1; d * d <= n; ++d) {
+    if (n % d) continue;
+    small.push_back(d);
+    if (d != n / d) large.push_back(n / d);
+  }
+  small.insert(small.end(), large.rbegin(), large.rend());
+  return small;
+}
+
+// Both sorted: the number of common values.
+size_t CommonCount(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+  size_t common = 0;
+  for (size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+    if (a[i] == b[j]) ++common, ++i, ++j;
+    else if (a[i] < b[j]) ++i;
+    else ++j;
+  }
+  return common;
+}
+
+int64_t ExtentOf(const SplitExtents& extents, const std::string& name) {
+  for (const auto& [n, e] : extents)
+    if (n == name) return e;
+  return 0;
+}
+
+}  // namespace
+
+SplitExtents SplitExtentsOf(const ConfigSpace& space) {
+  SplitExtents extents;
+  for (const Knob& knob : space.knobs()) {
+    if (knob.kind() != KnobKind::kSplit) continue;
+    int64_t extent = 1;
+    for (const int64_t f : knob.value(0)) extent *= f;
+    extents.emplace_back(knob.name(), extent);
+  }
+  return extents;
+}
+
+SplitExtents SplitExtentsOf(const KnobValues& recorded) {
+  SplitExtents extents;
+  for (const auto& [name, value] : recorded) {
+    if (value.size() < 2) continue;  // discrete and categorical knobs hold one number
+    int64_t extent = 1;
+    for (const int64_t f : value) extent *= f;
+    extents.emplace_back(name, extent);
+  }
+  return extents;
+}
+
+double MatchScore(const SplitExtents& recorded, const SplitExtents& wanted) {
+  if (wanted.empty()) return 0;
+  double score = 0;
+  for (const auto& [name, extent] : wanted) {
+    const int64_t h = ExtentOf(recorded, name);
+    if (h <= 0 || extent <= 0) continue;
+    const auto factors_h = Divisors(h);
+    score += static_cast<double>(CommonCount(factors_h, Divisors(extent))) / static_cast<double>(factors_h.size());
+  }
+  return score / static_cast<double>(wanted.size());
+}
+
+double Utilisation(const KnobValues& recorded, const SplitExtents& wanted) {
+  double gamma = 1;
+  for (const auto& [name, n] : wanted) {
+    const KnobValue* value = FindKnobValue(recorded, name);
+    if (!value || value->empty() || n <= 0) continue;
+    int64_t tile = 1;
+    for (size_t i = 1; i < value->size(); ++i) tile *= (*value)[i];
+    if (tile <= 0) continue;
+    const double p = static_cast<double>(tile);
+    gamma *= n > tile ? static_cast<double>(n) / (std::ceil(static_cast<double>(n) / p) * p)
+                      : static_cast<double>(n) / p;
+  }
+  return gamma;
+}
+
+double FilterMetric(double recorded_gflops, double utilisation, double match_score, double omega) {
+  return recorded_gflops * utilisation * std::pow(match_score, omega);
+}
+
+}  // namespace tt

@@ -1,0 +1,35 @@
+#pragma once
+// How well a config recorded for one workload suits another workload of the same template
+// (history-based auto-tuning, eq. 1-3): the match score s(h, i) of their split extents, the
+// utilisation gamma(h, i) of the recorded tiles on the new extents, and the filtering metric
+// m(h, i) = Th(h) * gamma(h, i) * s(h, i)^omega.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "space/config_adapt.h"
+#include "space/config_space.h"
+
+namespace tt {
+
+// The extent of each split knob, by name, in knob order.
+using SplitExtents = std::vector<std::pair<std::string, int64_t>>;
+
+SplitExtents SplitExtentsOf(const ConfigSpace& space);
+// From recorded values: each split's extent is the product of its factors.
+SplitExtents SplitExtentsOf(const KnobValues& recorded);
+
+// Eq. 1: the mean over the new workload's split knobs of |factors(h) n factors(i)| /
+// |factors(h)|. 1 for equal extents, 0 when no knob is shared; in [0, 1].
+double MatchScore(const SplitExtents& recorded, const SplitExtents& wanted);
+
+// Eq. 3: the product over split knobs of the share of the work-group tile P(h, k) (the product
+// of every factor but the outermost, which only counts tiles) that the new extent keeps busy:
+// n / (ceil(n / P) * P) when n > P, else n / P.
+double Utilisation(const KnobValues& recorded, const SplitExtents& wanted);
+
+// Eq. 2.
+double FilterMetric(double recorded_gflops, double utilisation, double match_score, double omega = 2);
+
+}  // namespace tt

@@ -1,0 +1,98 @@
+#include "tensortune/best.h"
+
+#include "core/errors.h"
+#include "history/history_queries.h"
+#include "ops/kernel_template.h"
+#include "space/knob_schema.h"
+#include "warmstart/candidates.h"
+
+namespace tt {
+namespace {
+
+struct Target {
+  const KernelTemplate* kernel;
+  int64_t device_id;
+  const DeviceInfo* device;
+};
+
+std::vector<const KernelTemplate*> Templates(const BestQuery& query) {
+  if (query.kernel_template.empty()) return ApplicableTemplates(query.workload);
+  return {&PickTemplate(query.workload, query.kernel_template)};
+}
+
+BestConfig Describe(const Target& t, const ConfigSpace& space, const Config& config, const BestQuery& query) {
+  BestConfig best;
+  best.kernel_template = std::string(t.kernel->name());
+  best.device = t.device->name;
+  best.config_key = space.Key(config);
+  best.config_json = space.ToJson(config);
+  best.build_options = t.kernel->BuildOptions(query.workload, space, config);
+  best.source_workload = query.workload.Key();
+  return best;
+}
+
+// The fastest ok trial of this workload with this very template source on this device.
+std::optional<BestConfig> Exact(const HistoryQueries& queries, const Target& t, const ConfigSpace& space,
+                                int64_t workload_id, const BestQuery& query) {
+  const auto versions = queries.TemplateVersions(std::string(t.kernel->name()), "", t.kernel->SourceHash());
+  for (const LeanTrial& trial : queries.FastestTrials(workload_id, {versions, t.device_id}, 8)) {
+    const auto config = space.FromKey(trial.config_key);
+    if (!config || !space.IsValid(*config)) continue;
+    BestConfig best = Describe(t, space, *config, query);
+    best.gflops = trial.gflops;
+    return best;
+  }
+  return std::nullopt;
+}
+
+// The best-ranked record of a similar workload that adapts to a valid config; its metric too.
+std::optional<std::pair<BestConfig, double>> Fallback(const HistoryQueries& queries, const Target& t,
+                                                      const ConfigSpace& space, const BestQuery& query) {
+  const std::string name(t.kernel->name());
+  const HistoryScope scope{queries.TemplateVersions(name, KnobSchema(space), t.kernel->SourceHash()), t.device_id};
+  const CandidateSearch search = FindCandidates(queries, scope, query.workload, SplitExtentsOf(space));
+  for (const RankedRecord& r : search.records) {
+    const auto adapted = AdaptConfig(space, r.values);
+    if (!adapted || adapted->why_invalid) continue;
+    BestConfig best = Describe(t, space, adapted->config, query);
+    best.gflops = r.gflops;
+    best.fallback = true;
+    best.match_score = r.match_score;
+    best.source_workload = r.workload.Key();
+    return std::pair{best, r.metric};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<BestConfig> FindBestConfig(const BestQuery& query) {
+  auto store = SqliteHistoryStore::Open(query.db);
+  const HistoryQueries queries(*store);
+  const auto devices = queries.Devices();
+  std::vector<const std::pair<int64_t, DeviceInfo>*> chosen;
+  for (const auto& d : devices)
+    if (query.device.empty() || d.second.Fingerprint().find(query.device) != std::string::npos) chosen.push_back(&d);
+  if (!query.device.empty() && chosen.empty())
+    throw UserError("no device matching '" + query.device + "' in " + query.db);
+
+  const int64_t workload_id = queries.WorkloadId(query.workload.Key());
+  std::optional<BestConfig> exact;
+  std::optional<std::pair<BestConfig, double>> fallback;
+  for (const KernelTemplate* kernel : Templates(query)) {
+    for (const auto* device : chosen) {
+      const Target t{kernel, device->first, &device->second};
+      const ConfigSpace space =
+          kernel->Space(query.workload, {device->second.max_work_group_size, device->second.local_mem_bytes});
+      if (workload_id != 0)
+        if (auto e = Exact(queries, t, space, workload_id, query); e && (!exact || e->gflops > exact->gflops)) exact = e;
+      if (exact) continue;  // a measured best beats any fallback
+      if (auto f = Fallback(queries, t, space, query); f && (!fallback || f->second > fallback->second)) fallback = f;
+    }
+  }
+  if (exact) return exact;
+  if (fallback) return fallback->first;
+  return std::nullopt;
+}
+
+}  // namespace tt

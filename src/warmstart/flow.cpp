@@ -1,0 +1,114 @@
+#include "warmstart/flow.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/errors.h"
+#include "space/config_adapt.h"
+#include "tuners/tuner_factory.h"
+
+namespace tt {
+namespace {
+
+// Adapted, valid and distinct, in metric order.
+std::vector<WarmStartCandidate> Adapted(const ConfigSpace& space, const std::vector<RankedRecord>& records) {
+  std::vector<WarmStartCandidate> candidates;
+  for (const RankedRecord& r : records) {
+    const auto adapted = AdaptConfig(space, r.values);
+    if (!adapted || adapted->why_invalid) continue;
+    const bool repeated = std::any_of(candidates.begin(), candidates.end(),
+                                      [&](const WarmStartCandidate& c) { return c.config == adapted->config; });
+    if (!repeated) candidates.push_back({adapted->config, r.metric});
+  }
+  return candidates;
+}
+
+std::vector<TransferSample> TransferSamples(const std::vector<RankedRecord>& records) {
+  std::vector<TransferSample> samples;
+  for (const RankedRecord& r : records)
+    samples.push_back({r.values, WorkloadFeatures(r.workload), r.gflops, r.match_score});
+  return samples;
+}
+
+std::string Describe(const CandidateSearch& search) {
+  if (search.workloads == 0) return "no recorded workload of this operator and template";
+  return fmt::format("best match {} (score {:.2f}) among {} recorded workloads, {} records read",
+                     search.best_match.Key(), search.best_match_score, search.workloads, search.records_read);
+}
+
+}  // namespace
+
+FlowOptions FlowOptions::Parse(const TunerOptionMap& options) {
+  TunerOptionReader reader("auto", options);
+  FlowOptions parsed;
+  parsed.threshold = reader.Real("threshold", parsed.threshold);
+  parsed.candidates.omega = reader.Real("omega", parsed.candidates.omega);
+  const size_t any_device = reader.Count("any_device", 0);
+  reader.RejectUnknown();
+  if (!(parsed.threshold >= 0 && parsed.threshold <= 1)) throw UserError("auto option threshold must lie in [0, 1]");
+  if (!(parsed.candidates.omega >= 0)) throw UserError("auto option omega must not be negative");
+  if (any_device > 1) throw UserError("auto option any_device must be 0 or 1");
+  parsed.any_device = any_device == 1;
+  return parsed;
+}
+
+std::vector<Observation> TaskHistory(const SqliteHistoryStore& store, const TaskIds& task, const ConfigSpace& space) {
+  std::vector<Observation> observations;
+  // What counts as measured: transient failures are left out, to be measured again.
+  for (const MeasuredConfig& m : store.MeasuredConfigs(task))
+    if (auto config = space.FromKey(m.config_key)) observations.push_back({*config, m.status, m.gflops});
+  return observations;
+}
+
+std::vector<float> WorkloadFeatures(const Workload& workload) {
+  std::vector<float> features;
+  for (const auto& [name, value] : workload.dims)
+    features.push_back(static_cast<float>(std::log2(std::max<int64_t>(value, 1))));
+  return features;
+}
+
+FlowChoice ChooseFlow(const SqliteHistoryStore& store, const FlowTask& task, uint64_t seed,
+                      const FlowOptions& options) {
+  const HistoryQueries queries(store);
+  const auto& t = task.kernel_template;
+  const HistoryScope scope{queries.TemplateVersions(t.name, t.knob_schema, t.source_hash),
+                           options.any_device ? 0 : task.ids.device};
+  const CandidateSearch search =
+      FindCandidates(queries, scope, task.workload, SplitExtentsOf(*task.space), options.candidates);
+  const std::vector<Observation> exact = TaskHistory(store, task.ids, *task.space);
+
+  FlowChoice choice;
+  WarmStart warm_start;
+  warm_start.workload_features = WorkloadFeatures(task.workload);
+  if (!exact.empty() || search.best_match_score >= options.threshold) {
+    choice.flow = exact.empty() ? "gga" : "exact";
+    choice.tuner = "gga";
+    warm_start.candidates = Adapted(*task.space, search.records);
+    choice.primed = warm_start.candidates.size();
+  } else {
+    choice.flow = choice.tuner = "xgb-tl";
+    warm_start.transfer = TransferSamples(search.records);
+    choice.primed = warm_start.transfer.size();
+  }
+  choice.made = MakeTuner(choice.tuner, *task.space, seed, {});
+  choice.made->Seed(exact);
+  choice.made->Prime(warm_start);
+  choice.seeded = exact.size();
+
+  if (choice.flow == "exact")
+    choice.explanation = fmt::format("auto: exact history ({} trials of this task, never measured again); gga goes on "
+                                     "from them and {} adapted records; {}",
+                                     exact.size(), choice.primed, Describe(search));
+  else if (choice.flow == "gga")
+    choice.explanation = fmt::format("auto: gga flow: {} >= threshold {:.2f}; first population from the best of {} adapted records",
+                                     Describe(search), options.threshold, choice.primed);
+  else
+    choice.explanation = fmt::format("auto: xgb-tl flow: {} below threshold {:.2f}; model pre-trained on {} "
+                                     "records, filtered by feature importance and match score at every fit",
+                                     Describe(search), options.threshold, choice.primed);
+  return choice;
+}
+
+}  // namespace tt

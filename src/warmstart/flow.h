@@ -1,0 +1,54 @@
+#pragma once
+// `--tuner auto`: which history flow a task takes (history-based auto-tuning, Fig. 1).
+//  - exact history of this task: seeded (never measured again), and gga goes on from it;
+//  - else a recorded workload of the same operator and template matching at least
+//    `threshold`: gga, its first population the best-ranked records adapted to this space;
+//  - else xgb-tl, its model pre-trained on history filtered by importance and similarity.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "history/sqlite_history_store.h"
+#include "tuners/tuner.h"
+#include "tuners/tuner_options.h"
+#include "warmstart/candidates.h"
+
+namespace tt {
+
+struct FlowOptions {
+  double threshold = 0.6;  // match score from which gga is taken
+  bool any_device = false; // history of other devices counts too
+  CandidateOptions candidates;
+
+  // Keys "threshold", "omega", "any_device" (0 or 1); throws UserError for unknown or bad ones.
+  static FlowOptions Parse(const TunerOptionMap& options);
+};
+
+struct FlowTask {
+  Workload workload;
+  TemplateRef kernel_template;  // with its knob schema
+  TaskIds ids;                  // the task's rows (EnsureTask)
+  const ConfigSpace* space = nullptr;
+};
+
+struct FlowChoice {
+  std::string flow;         // "exact", "gga" or "xgb-tl"
+  std::string tuner;        // the tuner's name
+  std::unique_ptr<Tuner> made;  // seeded and primed
+  std::string explanation;  // one line: best match, its score, how many records
+  size_t seeded = 0;        // trials of this task given to Seed
+  size_t primed = 0;        // adapted candidates or transfer samples given to Prime
+};
+
+// Reads the history of `store`; the tuner is seeded and primed, ready for NextBatch.
+FlowChoice ChooseFlow(const SqliteHistoryStore& store, const FlowTask& task, uint64_t seed,
+                      const FlowOptions& options = {});
+
+// The trials of one task as a tuner's Seed takes them (lean read: no logs, no repeat times);
+// trials whose key does not fit `space` (e.g. other pins) are left out.
+std::vector<Observation> TaskHistory(const SqliteHistoryStore& store, const TaskIds& task, const ConfigSpace& space);
+
+// log2 of each dimension (at least 1): workloads' features for transfer learning.
+std::vector<float> WorkloadFeatures(const Workload& workload);
+
+}  // namespace tt

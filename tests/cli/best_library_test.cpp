@@ -1,0 +1,90 @@
+// FindBestConfig, the library call behind `tensortune best`, on a database filled here: no
+// device needed.
+#include <gtest/gtest.h>
+
+#include "core/errors.h"
+#include "history/sqlite_history_store.h"
+#include "ops/kernel_template.h"
+#include "run_program.h"
+#include "space/knob_schema.h"
+#include "tensortune/best.h"
+
+namespace tt {
+namespace {
+
+using testing::ScratchDir;
+
+DeviceInfo Device(const std::string& name) {
+  DeviceInfo d;
+  d.platform = "Portable Computing Language";
+  d.name = name;
+  d.driver_version = "3.1";
+  d.type = "cpu";
+  d.max_work_group_size = 4096;
+  d.local_mem_bytes = 1 << 20;
+  return d;
+}
+
+// Records `keys` for gemm `shape` with GFLOPS 10, 20, 30, ... in order.
+void Record(const std::string& db, const std::string& shape, const std::vector<std::string>& keys,
+            const std::string& device = "cpu-a", const std::string& source_hash = "") {
+  auto store = SqliteHistoryStore::Open(db);
+  const Workload w = ParseWorkload("gemm", shape);
+  const KernelTemplate& kernel = PickTemplate(w, "gemm_tiled");
+  const ConfigSpace space = kernel.Space(w, {4096, 1 << 20});
+  const TemplateRef ref{"gemm_tiled", "gemm", source_hash.empty() ? kernel.SourceHash() : source_hash, KnobSchema(space)};
+  const TaskIds ids = store->EnsureTask(w, kernel.Flops(w), ref, Device(device));
+  const int64_t run = store->BeginRun(ids, {"random", "", 1, "test", 1});
+  std::vector<TrialRecord> trials;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const double gflops = 10.0 * static_cast<double>(i + 1);
+    TrialRecord r;
+    r.config_key = keys[i];
+    r.config_json = space.ToJson(*space.FromKey(keys[i]));
+    r.result = MeasureResult::Success({kernel.Flops(w) / gflops / 1e9}, kernel.Flops(w), 0.1);
+    trials.push_back(r);
+  }
+  store->RecordBatch(run, ids, trials);
+}
+
+const std::string kSlow = "tile_x=[8,4,1,1];tile_y=[8,4,1,1];tile_k=[2,8,2];auto_unroll_max_step=0;vec=1;local_a=0;local_b=0";
+const std::string kFast = "tile_x=[2,4,2,2];tile_y=[2,2,2,4];tile_k=[1,16,2];auto_unroll_max_step=16;vec=4;local_a=1;local_b=0";
+
+TEST(BestLibrary, ExactRecordOrFallbackFromTheMostSimilarWorkload) {
+  ScratchDir dir;
+  const std::string db = (dir.path() / "h.db").string();
+  Record(db, "32,32,32", {kSlow, kFast});
+
+  const auto exact = FindBestConfig({ParseWorkload("gemm", "32,32,32"), db, "", ""});
+  ASSERT_TRUE(exact);
+  EXPECT_FALSE(exact->fallback);
+  EXPECT_EQ(exact->config_key, kFast);
+  EXPECT_DOUBLE_EQ(exact->gflops, 20);
+  EXPECT_EQ(exact->device, "cpu-a");
+  EXPECT_NE(exact->build_options.find("-D M=32"), std::string::npos) << exact->build_options;
+
+  const auto fallback = FindBestConfig({ParseWorkload("gemm", "48,32,32"), db, "", ""});
+  ASSERT_TRUE(fallback);
+  EXPECT_TRUE(fallback->fallback);
+  EXPECT_EQ(fallback->source_workload, "gemm:m=32,n=32,k=32");
+  EXPECT_DOUBLE_EQ(fallback->match_score, (5.0 / 6 + 1 + 1) / 3);  // 32 has 6 divisors, 5 divide 48
+  EXPECT_EQ(fallback->config_key,
+            "tile_x=[3,4,2,2];tile_y=[2,2,2,4];tile_k=[1,16,2];auto_unroll_max_step=16;vec=4;local_a=1;local_b=0");
+  EXPECT_NE(fallback->build_options.find("-D M=48"), std::string::npos) << fallback->build_options;
+}
+
+TEST(BestLibrary, OlderSourcesOnlyGiveFallbacksAndDevicesAreFiltered) {
+  ScratchDir dir;
+  const std::string db = (dir.path() / "h.db").string();
+  Record(db, "32,32,32", {kSlow, kFast}, "cpu-a", "an-older-source");
+  const auto old = FindBestConfig({ParseWorkload("gemm", "32,32,32"), db, "", ""});
+  ASSERT_TRUE(old);
+  EXPECT_TRUE(old->fallback) << "trials of another source are no measured best";
+  EXPECT_DOUBLE_EQ(old->match_score, 1);
+
+  EXPECT_THROW(FindBestConfig({ParseWorkload("gemm", "32,32,32"), db, "gpu-x", ""}), UserError);
+  EXPECT_FALSE(FindBestConfig({ParseWorkload("conv2d", "n=1,ci=4,h=8,w=8,co=4,kh=3,kw=3,stride=1,pad=1"), db, "", ""}));
+}
+
+}  // namespace
+}  // namespace tt

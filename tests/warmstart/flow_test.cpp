@@ -1,0 +1,159 @@
+// The flows of --tuner auto and the candidate ranking, on a real database with made-up trials.
+#include "warmstart/flow.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+
+#include "core/errors.h"
+#include "space/knob_schema.h"
+
+namespace tt {
+namespace {
+
+namespace fs = std::filesystem;
+
+ConfigSpace GemmLike(int64_t m, int64_t n, int64_t k) {
+  ConfigSpace space;
+  space.AddKnob(Knob::Split("tile_x", m, 3));
+  space.AddKnob(Knob::Split("tile_y", n, 3));
+  space.AddKnob(Knob::Split("tile_k", k, 2));
+  space.AddKnob(Knob::Discrete("vec", {1, 2, 4}));
+  space.AddConstraint([](const ConfigSpace& s, const Config& c) -> std::optional<std::string> {
+    if (s.Value(c, "tile_x")[1] * s.Value(c, "tile_y")[1] > 64) return "work group too large";
+    return std::nullopt;
+  });
+  return space;
+}
+
+Workload Gemm(int64_t m, int64_t n, int64_t k) { return {"gemm", {{"m", m}, {"n", n}, {"k", k}}}; }
+
+DeviceInfo Device() {
+  DeviceInfo d;
+  d.platform = "p";
+  d.name = "cpu";
+  d.driver_version = "1";
+  d.type = "cpu";
+  d.max_work_group_size = 256;
+  return d;
+}
+
+// GFLOPS made up from the config: larger inner tiles are faster.
+double MadeUpGflops(const ConfigSpace& space, const Config& c) {
+  return 1.0 + static_cast<double>(space.Value(c, "tile_x")[1] * space.Value(c, "tile_y")[2]) +
+         static_cast<double>(space.Scalar(c, "vec"));
+}
+
+class Flow : public ::testing::Test {
+ protected:
+  Flow() {
+    dir_ = fs::temp_directory_path() / ("tt_flow_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    store_ = SqliteHistoryStore::Open((dir_ / "h.db").string());
+  }
+  ~Flow() override {
+    store_.reset();
+    fs::remove_all(dir_);
+  }
+
+  TemplateRef Ref(const ConfigSpace& space) const { return {"gemm_like", "gemm", "src-1", KnobSchema(space)}; }
+
+  // Records `count` valid configs of `workload` (every 7th a failure).
+  std::vector<std::string> Record(const Workload& workload, const ConfigSpace& space, int count) {
+    const TaskIds ids = store_->EnsureTask(workload, 1e6, Ref(space), Device());
+    const int64_t run = store_->BeginRun(ids, {"random", "", 1, "test", count});
+    std::vector<TrialRecord> trials;
+    std::vector<std::string> keys;
+    Rng rng(static_cast<uint64_t>(workload.Dim("m")));
+    while (static_cast<int>(trials.size()) < count) {
+      const Config c = space.Random(rng);
+      if (!space.IsValid(c) || std::find(keys.begin(), keys.end(), space.Key(c)) != keys.end()) continue;
+      TrialRecord r;
+      r.config_key = space.Key(c);
+      r.config_json = space.ToJson(c);
+      r.result = trials.size() % 7 == 3 ? MeasureResult::Failure(MeasureStatus::kCompileError, "x")
+                                        : MeasureResult::Success({1e6 / (MadeUpGflops(space, c) * 1e9)}, 1e6, 0);
+      trials.push_back(r);
+      keys.push_back(r.config_key);
+    }
+    store_->RecordBatch(run, ids, trials);
+    return keys;
+  }
+
+  FlowChoice Choose(const Workload& workload, const ConfigSpace& space, FlowOptions options = {}) {
+    const TaskIds ids = store_->EnsureTask(workload, 1e6, Ref(space), Device());
+    return ChooseFlow(*store_, {workload, Ref(space), ids, &space}, 1, options);
+  }
+
+  fs::path dir_;
+  std::unique_ptr<SqliteHistoryStore> store_;
+};
+
+TEST_F(Flow, NoHistoryTakesXgbTlAndSaysSo) {
+  const ConfigSpace space = GemmLike(64, 64, 32);
+  const FlowChoice choice = Choose(Gemm(64, 64, 32), space);
+  EXPECT_EQ(choice.flow, "xgb-tl");
+  EXPECT_EQ(choice.primed, 0u);
+  EXPECT_NE(choice.explanation.find("no recorded workload"), std::string::npos) << choice.explanation;
+  EXPECT_EQ(choice.made->NextBatch(8).size(), 8u);
+}
+
+TEST_F(Flow, SimilarWorkloadTakesGgaWithAdaptedConfigsFirst) {
+  const ConfigSpace recorded_space = GemmLike(64, 64, 32);
+  Record(Gemm(64, 64, 32), recorded_space, 40);
+  const ConfigSpace space = GemmLike(96, 64, 32);
+  const FlowChoice choice = Choose(Gemm(96, 64, 32), space);
+  ASSERT_EQ(choice.flow, "gga") << choice.explanation;
+  EXPECT_NE(choice.explanation.find("gemm:m=64,n=64,k=32"), std::string::npos) << choice.explanation;
+  EXPECT_NE(choice.explanation.find("score 0.95"), std::string::npos) << choice.explanation;  // (6/7 + 1 + 1) / 3
+  ASSERT_GT(choice.primed, 0u);
+
+  // The first batch is the best-ranked records, adapted: the best of them leads.
+  const HistoryQueries queries(*store_);
+  const auto search = FindCandidates(queries, {queries.TemplateVersions("gemm_like", KnobSchema(space), "src-1"), 0},
+                                     Gemm(96, 64, 32), SplitExtentsOf(space));
+  ASSERT_FALSE(search.records.empty());
+  for (size_t i = 1; i < search.records.size(); ++i) EXPECT_GE(search.records[i - 1].metric, search.records[i].metric);
+  const auto first_batch = choice.made->NextBatch(16);
+  ASSERT_FALSE(first_batch.empty());
+  const auto best_adapted = AdaptConfig(space, search.records.front().values);
+  ASSERT_TRUE(best_adapted && !best_adapted->why_invalid);
+  EXPECT_EQ(first_batch.front(), best_adapted->config);
+}
+
+TEST_F(Flow, DissimilarHistoryTakesXgbTlWithTransferRecords) {
+  Record(Gemm(64, 64, 32), GemmLike(64, 64, 32), 30);
+  const ConfigSpace space = GemmLike(7, 5, 3);
+  const FlowChoice choice = Choose(Gemm(7, 5, 3), space);
+  EXPECT_EQ(choice.flow, "xgb-tl") << choice.explanation;
+  EXPECT_GT(choice.primed, 20u);  // the ok records of the other workload
+  EXPECT_NE(choice.explanation.find("below threshold"), std::string::npos) << choice.explanation;
+  // A threshold of 0 takes gga whatever the score.
+  FlowOptions any_score;
+  any_score.threshold = 0;
+  EXPECT_EQ(Choose(Gemm(7, 5, 3), space, any_score).flow, "gga");
+}
+
+TEST_F(Flow, ExactHistoryIsSeededAndNeverProposedAgain) {
+  const ConfigSpace space = GemmLike(64, 64, 32);
+  const auto recorded = Record(Gemm(64, 64, 32), space, 25);
+  FlowChoice choice = Choose(Gemm(64, 64, 32), space);
+  EXPECT_EQ(choice.flow, "exact");
+  EXPECT_EQ(choice.seeded, 25u);
+  const std::set<std::string> seen(recorded.begin(), recorded.end());
+  for (int batch = 0; batch < 4; ++batch)
+    for (const Config& c : choice.made->NextBatch(16)) EXPECT_FALSE(seen.count(space.Key(c))) << space.Key(c);
+}
+
+TEST_F(Flow, OptionsAreChecked) {
+  EXPECT_DOUBLE_EQ(FlowOptions::Parse({{"threshold", "0.3"}}).threshold, 0.3);
+  EXPECT_TRUE(FlowOptions::Parse({{"any_device", "1"}}).any_device);
+  EXPECT_THROW(FlowOptions::Parse({{"threshold", "2"}}), UserError);
+  EXPECT_THROW(FlowOptions::Parse({{"pop_size", "8"}}), UserError);
+}
+
+}  // namespace
+}  // namespace tt
