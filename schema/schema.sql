@@ -107,6 +107,13 @@ JOIN workloads AS w ON w.id = t.workload_id
 JOIN kernel_templates AS k ON k.id = t.template_id
 JOIN devices AS d ON d.id = t.device_id;
 
+-- The knobs of user-defined kernels (Kernel Tuner spaces imported with their cache files),
+-- which no built-in template describes: one row per such template.
+CREATE TABLE user_spaces (
+  template_id INTEGER PRIMARY KEY REFERENCES kernel_templates (id),
+  space_json TEXT NOT NULL CHECK (json_valid(space_json))  -- {"knobs": [{"name", "kind", "values", "labels"}]}
+);
+
 -- The fastest ok trial of every task (workload x template x device).
 CREATE VIEW best_per_task AS
 SELECT w.op, w.key AS workload, k.name AS template, d.name AS device, d.imported,
