@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "core/errors.h"
+#include "interchange/json_depth.h"
 
 namespace tt {
 namespace {
@@ -138,6 +139,8 @@ bool LooksLikeKernelTunerCache(std::string_view text) {
 }
 
 KernelTunerCache ParseKernelTunerCache(std::string_view text) {
+  // A cache file nests four levels deep (entries, their lists of times).
+  if (NestsTooDeep(text, 16)) throw UserError("nested too deeply to be a Kernel Tuner cache file");
   Json j;
   try {
     j = Json::parse(text.begin(), text.end());
@@ -145,6 +148,8 @@ KernelTunerCache ParseKernelTunerCache(std::string_view text) {
     const size_t at = std::min<size_t>(e.byte, text.size());
     const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at > 0 ? at - 1 : 0), '\n');
     throw UserError("line " + std::to_string(line) + ": not valid JSON (truncated?)");
+  } catch (const Json::exception& e) {  // a number too large for a double, ...
+    throw UserError(std::string("not valid JSON: ") + e.what());
   }
   if (!j.is_object()) throw UserError("not a Kernel Tuner cache file");
   KernelTunerCache cache;
