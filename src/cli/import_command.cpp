@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <ostream>
@@ -118,6 +119,8 @@ ReadFile ReadKernelTunerCache(const std::string& path, const std::string& text) 
 }
 
 ReadFile Read(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw UserError(path + " is a directory, not a log or cache file");
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();

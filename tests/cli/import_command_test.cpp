@@ -68,6 +68,10 @@ TEST(ImportCommand, AMissingFileIsBadInput) {
   const auto r = RunProgram(kProgram + " import /nonexistent.log --db " + (dir.path() / "h.db").string(), dir.path());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("cannot read /nonexistent.log"), std::string::npos) << r.err;
+  const auto directory = RunProgram(kProgram + " import " + dir.path().string() + " --db " + (dir.path() / "h.db").string(), dir.path());
+  EXPECT_EQ(directory.exit_code, 2);
+  EXPECT_NE(directory.err.find("is a directory"), std::string::npos) << directory.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "h.db"));
 }
 
 }  // namespace
