@@ -72,8 +72,8 @@ SELECT t.run_id, r.tuner,
 FROM trials AS t
 JOIN runs AS r ON r.id = t.run_id;
 
--- Per workload, template, device and tuner: runs, trials, and the best and median-free
--- summary of what each tuner reached.
+-- Per workload, template, device and tuner: runs, trials, the best GFLOPS reached and the
+-- fraction of trials that succeeded.
 CREATE VIEW tuner_comparison AS
 SELECT w.key AS workload, k.name AS template, d.name AS device, r.tuner,
        count(DISTINCT r.id) AS runs, count(t.id) AS trials,
