@@ -29,6 +29,13 @@ SELECT id, fingerprint, platform, name, driver_version, type, compute_units,
 DROP TABLE devices_0001;
 PRAGMA legacy_alter_table = OFF;
 
+-- The knobs of user-defined kernels (Kernel Tuner spaces imported with their cache files),
+-- which no built-in template describes: one row per such template.
+CREATE TABLE user_spaces (
+  template_id INTEGER PRIMARY KEY REFERENCES kernel_templates (id),
+  space_json TEXT NOT NULL CHECK (json_valid(space_json))  -- {"knobs": [{"name", "kind", "values", "labels"}]}
+);
+
 -- The fastest ok trial of every task (workload x template x device).
 CREATE VIEW best_per_task AS
 SELECT w.op, w.key AS workload, k.name AS template, d.name AS device, d.imported,
@@ -65,8 +72,8 @@ SELECT t.run_id, r.tuner,
 FROM trials AS t
 JOIN runs AS r ON r.id = t.run_id;
 
--- Per workload, template, device and tuner: runs, trials, and the best and median-free
--- summary of what each tuner reached.
+-- Per workload, template, device and tuner: runs, trials, the best GFLOPS reached and the
+-- fraction of trials that succeeded.
 CREATE VIEW tuner_comparison AS
 SELECT w.key AS workload, k.name AS template, d.name AS device, r.tuner,
        count(DISTINCT r.id) AS runs, count(t.id) AS trials,

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <limits>
 #include <ostream>
+#include <tuple>
 #include <unordered_map>
 
 #include "cli/option_checks.h"
@@ -15,6 +16,7 @@
 #include "core/rng.h"
 #include "history/sqlite_history_store.h"
 #include "measure/replay_measurer.h"
+#include "interchange/kernel_tuner_cache.h"
 #include "ops/kernel_template.h"
 #include "schedule/task_loop.h"
 #include "tuners/tuner_factory.h"
@@ -126,6 +128,8 @@ std::string RecordedShare(const ConfigSpace& space, int64_t valid_recorded) {
 }
 
 void CheckOptions(const CompareOptions& o) {
+  if (o.space.empty() == (o.op.empty() || o.shape.empty()))
+    throw UserError("compare needs --op and --shape of a built-in operator, or --space NAME of an imported kernel");
   CheckCount("--seeds", o.seeds, kMaxSeeds);
   CheckCount("--trials", o.trials, kMaxTrials);
   CheckCount("--batch-size", o.batch_size, kMaxBatchSize);
@@ -133,29 +137,65 @@ void CheckOptions(const CompareOptions& o) {
   if (!std::filesystem::exists(o.db)) throw UserError("no history database at " + o.db);
 }
 
+// What is replayed: a workload of a built-in template, or a user-defined kernel.
+struct ReplayTarget {
+  const KernelTemplate* kernel = nullptr;  // null for a user-defined kernel
+  Workload workload;
+  std::string what;
+  TaskIds ids;
+  DeviceInfo device;
+  ConfigSpace space;
+};
+
+ReplayTarget BuiltInTarget(const CompareOptions& o, const SqliteHistoryStore& store) {
+  ReplayTarget t;
+  t.workload = ParseWorkload(o.op, o.shape, o.shape_flags);
+  t.kernel = &PickTemplate(t.workload, o.kernel_template);
+  t.what = t.workload.Key() + " with template " + std::string(t.kernel->name());
+  const TemplateRef ref{std::string(t.kernel->name()), std::string(t.kernel->op()), t.kernel->SourceHash()};
+  std::tie(t.ids, t.device) = PickRecordedDevice(store.RecordedTasks(t.workload, ref), o.device, t.what);
+  // An imported device's limits are unknown: none apply.
+  const DeviceLimits limits = t.device.imported ? DeviceLimits{size_t{1} << 30, size_t{1} << 40}
+                                                : DeviceLimits{t.device.max_work_group_size, t.device.local_mem_bytes};
+  t.space = t.kernel->Space(t.workload, limits);
+  return t;
+}
+
+// An imported Kernel Tuner space: its recorded configurations are its valid ones.
+ReplayTarget UserTarget(const CompareOptions& o, const SqliteHistoryStore& store) {
+  const auto spaces = store.UserSpaces(o.space);
+  if (spaces.empty()) throw UserError("no user-defined kernel '" + o.space + "' in " + o.db + "; import its Kernel Tuner cache file");
+  const UserSpaceRecord& user = spaces.back();
+  if (user.workloads.size() != 1)
+    throw UserError("kernel '" + o.space + "' has trials of " + std::to_string(user.workloads.size()) + " problem sizes");
+  ReplayTarget t;
+  t.workload = user.workloads.front();
+  t.what = "kernel " + o.space + " (" + t.workload.Key() + ")";
+  std::tie(t.ids, t.device) = PickRecordedDevice(store.RecordedTasks(t.workload, user.kernel_template), o.device, t.what);
+  std::vector<std::string> keys;
+  for (const auto& trial : store.Trials(t.ids)) keys.push_back(trial.config_key);
+  t.space = UserSpaceFromJson(user.space_json, keys);
+  return t;
+}
+
 }  // namespace
 
 int RunCompare(const CompareOptions& o, std::ostream& out) {
   CheckOptions(o);
-  const Workload workload = ParseWorkload(o.op, o.shape, o.shape_flags);
-  const KernelTemplate& kernel = PickTemplate(workload, o.kernel_template);
   auto store = SqliteHistoryStore::Open(o.db);
-  const std::string what = workload.Key() + " with template " + std::string(kernel.name());
-  const auto [ids, device] = PickRecordedDevice(
-      store->RecordedTasks(workload, {std::string(kernel.name()), std::string(kernel.op()), kernel.SourceHash(), ""}),
-      o.device, what);
-
   // Tuners search the whole space (pinned knobs held), as on a device; what was not recorded
-  // is answered like a failed build. An imported device's limits are unknown: none apply.
-  const DeviceLimits limits = device.imported ? DeviceLimits{size_t{1} << 30, size_t{1} << 40}
-                                              : DeviceLimits{device.max_work_group_size, device.local_mem_bytes};
-  ConfigSpace space = kernel.Space(workload, limits);
+  // is answered like a failed build.
+  ReplayTarget target = o.space.empty() ? BuiltInTarget(o, *store) : UserTarget(o, *store);
+  const Workload& workload = target.workload;
+  const std::string& what = target.what;
+  const DeviceInfo& device = target.device;
+  ConfigSpace& space = target.space;
   ApplyPins(space, o.pins);
   std::unordered_map<std::string, MeasureResult> recorded;
   std::vector<Config> points;
   double best_recorded = 0;
   int64_t ok = 0, valid_recorded = 0;
-  for (const auto& trial : store->Trials(ids)) {
+  for (const auto& trial : store->Trials(target.ids)) {
     if (trial.result.transient) continue;  // the environment failed, not the config
     const auto config = space.FromKey(trial.config_key);
     if (!config || !recorded.emplace(trial.config_key, trial.result).second) continue;
@@ -186,7 +226,7 @@ int RunCompare(const CompareOptions& o, std::ostream& out) {
   for (const auto& name : o.tuners) {
     std::vector<ReplayRun> runs;
     for (int64_t seed = 1; seed <= o.seeds; ++seed) {
-      TuningTask task(kernel, workload, space, [&](const ConfigSpace& s) {
+      TuningTask task(target.kernel, workload, space, [&](const ConfigSpace& s) {
         return MakeTuner(name, s, static_cast<uint64_t>(seed), {});
       });
       runs.push_back(Replay(task, replay, o));

@@ -42,6 +42,38 @@ nlohmann::ordered_json JsonRow(const TrialWithTask& t) {
           {"finished_at", t.trial.finished_at}, {"error", m.error}};
 }
 
+// T4 (the auto-tuning community's results format, schema 1.0.0, as Kernel Tuner converts its
+// cache files to it): times in milliseconds, the configuration by knob name.
+std::string T4Invalidity(MeasureStatus status) {
+  switch (status) {
+    case MeasureStatus::kOk: return "correct";
+    case MeasureStatus::kInvalidConfig: return "constraints";
+    case MeasureStatus::kCompileError: return "compile";
+    case MeasureStatus::kRuntimeError: return "runtime";
+    case MeasureStatus::kWrongAnswer: return "correctness";
+    case MeasureStatus::kTimeout: return "timeout";
+  }
+  return "runtime";
+}
+
+nlohmann::ordered_json T4Result(const TrialWithTask& t) {
+  const MeasureResult& m = t.trial.result;
+  nlohmann::ordered_json configuration = nlohmann::ordered_json::object();
+  for (const auto& knob : nlohmann::json::parse(t.trial.config_json)) configuration[knob[0].get<std::string>()] = knob[2];
+  std::vector<double> runtimes_ms;
+  for (double s : m.times_s) runtimes_ms.push_back(1e3 * s);
+  nlohmann::ordered_json measurements = nlohmann::ordered_json::array();
+  if (m.ok()) measurements.push_back({{"name", "time"}, {"value", 1e3 * m.time_s}, {"unit", "ms"}});
+  return {{"timestamp", t.trial.finished_at},
+          {"configuration", configuration},
+          {"times", {{"compilation_time", 1e3 * m.compile_s}, {"framework", 0}, {"search_algorithm", 0}, {"validation", 0},
+                     {"runtimes", runtimes_ms}}},
+          {"invalidity", T4Invalidity(m.status)},
+          {"correctness", m.status == MeasureStatus::kWrongAnswer ? 0 : 1},
+          {"measurements", measurements},
+          {"objectives", {"time"}}};
+}
+
 // Trials of sketches this build no longer has cannot be written as AutoTVM records.
 int64_t WriteAutoTvm(const std::vector<TrialWithTask>& trials, std::ostream& out) {
   int64_t unknown = 0;
@@ -61,8 +93,8 @@ int64_t WriteAutoTvm(const std::vector<TrialWithTask>& trials, std::ostream& out
 }  // namespace
 
 int RunExport(const ExportOptions& o, std::ostream& out, std::ostream& err) {
-  if (o.format != "autotvm" && o.format != "csv" && o.format != "json")
-    throw UserError("unknown --format '" + o.format + "': expected autotvm, csv or json");
+  if (o.format != "autotvm" && o.format != "csv" && o.format != "json" && o.format != "t4")
+    throw UserError("unknown --format '" + o.format + "': expected autotvm, csv, json or t4");
   if (!std::filesystem::exists(o.db)) throw UserError("no history database at " + o.db);
   const auto trials = SqliteHistoryStore::Open(o.db)->TrialsWithTasks({o.op, o.workload, o.run, o.device});
   std::ostringstream text;
@@ -72,6 +104,12 @@ int RunExport(const ExportOptions& o, std::ostream& out, std::ostream& err) {
   } else if (o.format == "csv") {
     text << kCsvHeader << "\n";
     for (const auto& t : trials) text << CsvRow(t);
+  } else if (o.format == "t4") {
+    nlohmann::ordered_json results = nlohmann::ordered_json::array();
+    for (const auto& t : trials) results.push_back(T4Result(t));
+    text << nlohmann::ordered_json{{"schema_version", "1.0.0"}, {"results", results}}.dump(
+                1, ' ', false, nlohmann::json::error_handler_t::replace)
+         << "\n";
   } else {
     // One trial per line: diffable, and greppable like a log.
     text << "[";

@@ -8,7 +8,7 @@ namespace tt {
 
 struct ExportOptions {
   std::string db;
-  std::string format = "autotvm";  // autotvm | csv | json
+  std::string format = "autotvm";  // autotvm | csv | json | t4
   std::string op;
   std::string workload;  // a workload key
   int64_t run = 0;

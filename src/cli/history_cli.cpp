@@ -13,7 +13,7 @@ HistoryCommands::HistoryCommands(CLI::App& app) {
   export_ = app.add_subcommand("export", "Write trials of the history as an AutoTVM log, CSV or JSON");
   ExportOptions& e = export_options_;
   export_->add_option("--db", e.db, "History database")->required();
-  export_->add_option("--format", e.format, "autotvm, csv or json")->capture_default_str();
+  export_->add_option("--format", e.format, "autotvm, csv, json or t4 (Kernel Tuner's T4 results)")->capture_default_str();
   export_->add_option("--op", e.op, "Only this operator");
   export_->add_option("--workload", e.workload, "Only this workload key (conv2d:n=1,ci=64,...)");
   export_->add_option("--run", e.run, "Only this run id");

@@ -2,13 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <ostream>
+#include <sstream>
 
 #include "core/errors.h"
 #include "history/sqlite_history_store.h"
 #include "interchange/autotvm_mapping.h"
+#include "interchange/kernel_tuner_cache.h"
 
 namespace tt {
 namespace {
@@ -46,9 +49,8 @@ ImportedTask& TaskFor(ReadFile& file, std::map<std::string, size_t>& index, cons
   return file.tasks[it->second];
 }
 
-ReadFile ReadAutoTvmLog(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UserError("cannot read " + path);
+ReadFile ReadAutoTvmLog(const std::string& path, const std::string& text) {
+  std::istringstream in(text);
   ReadFile file;
   file.path = path;
   AutoTvmMapper mapper;
@@ -79,8 +81,51 @@ ReadFile ReadAutoTvmLog(const std::string& path) {
       TaskFor(file, index, record, m.trial).trials.push_back(std::move(trial));
     }
   }
-  if (in.bad()) throw UserError("cannot read " + path);
   return file;
+}
+
+// A Kernel Tuner cache file: one user-defined kernel, its space and its trials.
+ReadFile ReadKernelTunerCache(const std::string& path, const std::string& text) {
+  ReadFile file;
+  file.path = path;
+  KernelTunerCache cache;
+  try {
+    cache = ParseKernelTunerCache(text);
+  } catch (const UserError& e) {
+    file.errors.push_back(path + ": " + e.what());
+    return file;
+  }
+  for (const auto& error : cache.errors) file.errors.push_back(path + ": " + error);
+  TaskCounts& counts = file.by_name[cache.kernel_name];
+  counts.bad = static_cast<int64_t>(cache.errors.size());
+  file.records = static_cast<int64_t>(cache.trials.size() + cache.errors.size());
+  ImportedTask task;
+  task.workload = cache.workload;
+  task.flops = kUserSpaceFlops;
+  task.kernel_template = {cache.kernel_name, cache.workload.op, TextHash(cache.space_json)};
+  task.device = cache.device;
+  task.space_json = cache.space_json;
+  for (const auto& t : cache.trials) {
+    TrialRecord trial;
+    trial.config_key = t.config_key;
+    trial.config_json = t.config_json;
+    trial.result = t.result;
+    trial.started_at = trial.finished_at = t.measured_at;
+    task.trials.push_back(std::move(trial));
+  }
+  file.tasks.push_back(std::move(task));
+  file.task_names.push_back(cache.kernel_name);
+  return file;
+}
+
+ReadFile Read(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw UserError(path + " is a directory, not a log or cache file");
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in || in.bad()) throw UserError("cannot read " + path);
+  return LooksLikeKernelTunerCache(text.str()) ? ReadKernelTunerCache(path, text.str()) : ReadAutoTvmLog(path, text.str());
 }
 
 void PrintErrors(const std::vector<std::string>& errors, std::ostream& err) {
@@ -110,7 +155,7 @@ int RunImport(const ImportOptions& o, std::ostream& out, std::ostream& err) {
   std::vector<ReadFile> files;
   size_t bad = 0;
   for (const auto& path : o.files) {
-    files.push_back(ReadAutoTvmLog(path));
+    files.push_back(Read(path));
     PrintErrors(files.back().errors, err);
     bad += files.back().errors.size();
   }

@@ -137,6 +137,9 @@ int main(int argc, char** argv) {
   std::string compare_tuners = "opevo,ga,xgb,random";
   auto* compare_cmd = app.add_subcommand("compare", "Replay tuners on a recorded space, many seeds, side by side");
   AddWorkloadOptions(*compare_cmd, compare.op, compare.shape, compare.shape_flags, compare.kernel_template, compare.pins);
+  compare_cmd->get_option("--op")->required(false);
+  compare_cmd->get_option("--shape")->required(false);
+  compare_cmd->add_option("--space", compare.space, "An imported Kernel Tuner kernel (instead of --op and --shape)");
   compare_cmd->add_option("--db", compare.db, "History database holding the recorded space")->required();
   compare_cmd->add_option("--device", compare.device, "Recorded device: index or name fragment");
   compare_cmd->add_option("--tuners", compare_tuners, "Comma-separated tuners")->capture_default_str();

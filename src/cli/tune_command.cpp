@@ -130,7 +130,7 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
   CheckTunerChoice(plan.tuner, space, o.seed, o.tuner_options);
   const TemplateRef kernel_ref{std::string(kernel.name()), std::string(kernel.op()), kernel.SourceHash(),
                                KnobSchema(space)};
-  TuningTask task(kernel, workload, std::move(space));
+  TuningTask task(&kernel, workload, std::move(space));
   auto store = SqliteHistoryStore::Open(o.db);  // the first thing that writes
 
   const TaskIds ids = store->EnsureTask(workload, kernel.Flops(workload), kernel_ref, measurer.device());

@@ -126,6 +126,7 @@ std::optional<std::string> WhyUnusable(const std::string& path, bool writer_acti
     if (check != "ok") return "it is corrupt (" + check + ")";
   } catch (const SQLite::Exception& e) {
     if (e.getErrorCode() == SQLITE_BUSY) throw;  // not the file's fault
+    if ((e.getErrorCode() & 0xff) == SQLITE_CORRUPT) return std::string("it is corrupt (") + e.what() + ")";
     return std::string("cannot read it: ") + e.what();
   }
   return std::nullopt;

@@ -44,6 +44,8 @@ constexpr const char* kMergeStatements[] = {
     "JOIN merge_ids d ON d.kind = 'd' AND d.other_id = r.device_id "
     "JOIN merge_ids w ON w.kind = 'w' AND w.other_id = r.workload_id "
     "JOIN merge_ids t ON t.kind = 't' AND t.other_id = r.template_id",
+    "INSERT INTO user_spaces (template_id, space_json) SELECT t.id, o.space_json FROM other.user_spaces o "
+    "JOIN merge_ids t ON t.kind = 't' AND t.other_id = o.template_id WHERE true ON CONFLICT (template_id) DO NOTHING",
 };
 
 // Trials to add: the first of `other` for each task and config key, unless the task here has it.
@@ -88,6 +90,12 @@ std::vector<ImportCounts> SqliteHistoryStore::Import(const std::vector<ImportedT
       ids.workload = EnsureWorkload(*db_, task.workload, task.flops);
       ids.kernel_template = EnsureTemplate(*db_, task.kernel_template);
       ids.device = EnsureDevice(*db_, task.device);
+      if (!task.space_json.empty()) {
+        SQLite::Statement space(*db_, "INSERT INTO user_spaces (template_id, space_json) VALUES (?, ?) "
+                                      "ON CONFLICT (template_id) DO NOTHING");
+        SQLite::bind(space, ids.kernel_template, task.space_json);
+        space.exec();
+      }
       std::set<std::string> keys = RecordedKeys(*db_, ids);
       std::vector<TrialRecord> fresh;
       for (const TrialRecord& trial : task.trials)
@@ -163,6 +171,26 @@ std::vector<TrialWithTask> SqliteHistoryStore::TrialsWithTasks(const TrialFilter
       rows.push_back(std::move(row));
     }
     return rows;
+  });
+}
+
+std::vector<UserSpaceRecord> SqliteHistoryStore::UserSpaces(const std::string& name) const {
+  return Translated(path_, [&] {
+    SQLite::Statement q(*db_,
+                        "SELECT k.id, k.name, k.op, k.source_hash, s.space_json FROM user_spaces s "
+                        "JOIN kernel_templates k ON k.id = s.template_id WHERE k.name = ? ORDER BY k.id");
+    q.bind(1, name);
+    std::vector<UserSpaceRecord> spaces;
+    while (q.executeStep()) {
+      UserSpaceRecord r{{q.getColumn(1).getString(), q.getColumn(2).getString(), q.getColumn(3).getString()},
+                        q.getColumn(4).getString(), {}};
+      SQLite::Statement w(*db_, "SELECT DISTINCT w.key FROM trials t JOIN workloads w ON w.id = t.workload_id "
+                                "WHERE t.template_id = ? ORDER BY w.key");
+      w.bind(1, q.getColumn(0).getInt64());
+      while (w.executeStep()) r.workloads.push_back(Workload::FromKey(w.getColumn(0).getString()));
+      spaces.push_back(std::move(r));
+    }
+    return spaces;
   });
 }
 

@@ -91,6 +91,14 @@ struct ImportedTask {
   TemplateRef kernel_template;
   DeviceInfo device;
   std::vector<TrialRecord> trials;
+  std::string space_json;  // a user-defined kernel's knobs; empty for built-in templates
+};
+
+// A user-defined kernel (an imported Kernel Tuner space) and the workloads it has trials of.
+struct UserSpaceRecord {
+  TemplateRef kernel_template;
+  std::string space_json;
+  std::vector<Workload> workloads;
 };
 
 struct ImportCounts {
@@ -171,6 +179,8 @@ class SqliteHistoryStore {
   // Throws UserError unless `path` is a tensortune database this build can merge from.
   static void CheckMergeSource(const std::string& path);
   std::vector<TrialWithTask> TrialsWithTasks(const TrialFilter& filter) const;  // oldest first
+  // The user-defined kernels of this name, oldest first.
+  std::vector<UserSpaceRecord> UserSpaces(const std::string& name) const;
 
   std::vector<TrialRecord> Trials(const TaskIds& task) const;  // every run, oldest first
   std::optional<TrialRecord> Best(const TaskIds& task) const;  // fastest ok trial

@@ -94,7 +94,7 @@ ShapeOrWhy ConvShapeText(const Json& args, bool depthwise) {
   }
   shape += ",kh=" + std::to_string(k[2]) + ",kw=" + std::to_string(k[3]) + ",stride=" + std::to_string(*stride) +
            ",pad=" + std::to_string(*pad) + ",dilation=" + std::to_string(*dilation);
-  return {shape};
+  return {shape, RecordMapping::Outcome::kMapped, ""};
 }
 
 Json ConvArgs(const Workload& w) {

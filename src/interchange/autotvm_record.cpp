@@ -1,5 +1,7 @@
 #include "interchange/autotvm_record.h"
 
+#include "interchange/json_depth.h"
+
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -38,28 +40,6 @@ std::string WhyNotARecord(const Json& j) {
   return {};
 }
 
-// Records nest four levels deep; anything much deeper is refused before parsing, so that no
-// line can exhaust the stack of the recursive dump().
-bool NestsTooDeep(std::string_view line) {
-  constexpr int kMaxDepth = 32;
-  int depth = 0;
-  bool in_string = false, escaped = false;
-  for (const char c : line) {
-    if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > kMaxDepth) return true;
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return false;
-}
-
 }  // namespace
 
 bool IsAutoTvmCommentLine(std::string_view line) {
@@ -68,7 +48,7 @@ bool IsAutoTvmCommentLine(std::string_view line) {
 }
 
 std::variant<AutoTvmRecord, std::string> ParseAutoTvmRecord(std::string_view line) {
-  if (NestsTooDeep(line)) return std::string("nested too deeply to be a record");
+  if (NestsTooDeep(line, 32)) return std::string("nested too deeply to be a record");
   const Json j = Json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return std::string("not valid JSON (truncated?)");
   if (std::string why = WhyNotARecord(j); !why.empty()) return why;

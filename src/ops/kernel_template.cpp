@@ -29,13 +29,15 @@ size_t ElementCount(std::initializer_list<int64_t> extents) {
   return product;
 }
 
-std::string KernelTemplate::SourceHash() const {
-  // FNV-1a over the source: enough to tell template revisions apart in the history.
+std::string KernelTemplate::SourceHash() const { return TextHash(source()); }
+
+std::string TextHash(std::string_view text) {
+  // FNV-1a: enough to tell template revisions apart in the history.
   uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char ch : source()) h = (h ^ ch) * 0x100000001b3ULL;
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
-  return text;
+  for (unsigned char ch : text) h = (h ^ ch) * 0x100000001b3ULL;
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return hex;
 }
 
 }  // namespace tt

@@ -63,6 +63,9 @@ class KernelTemplate {
   std::string SourceHash() const;  // identifies this template's code in the history
 };
 
+// 16 hex digits identifying `text` (a template's source, a user-defined space's definition).
+std::string TextHash(std::string_view text);
+
 // An operator: its shape syntax and the templates (sketches) that implement it.
 struct OperatorInfo {
   std::string name;          // "gemm"

@@ -101,7 +101,7 @@ void NetworkRun::Prepare(const Network& network, const DeviceInfo& device, const
       ConfigSpace space = kernel->Space(task.workload, limits);
       CheckTunerChoice(o_.tuner, space, sketch.seed, o_.tuner_options);  // before anything is written
       sketch.ref = {std::string(kernel->name()), std::string(kernel->op()), kernel->SourceHash(), KnobSchema(space)};
-      sketch.task = std::make_unique<TuningTask>(*kernel, task.workload, std::move(space));
+      sketch.task = std::make_unique<TuningTask>(kernel, task.workload, std::move(space));
       sketches.push_back(std::move(sketch));
     }
     for (Sketch& sketch : sketches) {  // every tuner choice checked: now the tasks' rows

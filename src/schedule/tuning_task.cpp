@@ -15,7 +15,7 @@ class Stopwatch {
 
 }  // namespace
 
-TuningTask::TuningTask(const KernelTemplate& kernel, Workload workload, ConfigSpace space, const MakeTunerFn& make_tuner)
+TuningTask::TuningTask(const KernelTemplate* kernel, Workload workload, ConfigSpace space, const MakeTunerFn& make_tuner)
     : kernel_(kernel), workload_(std::move(workload)), space_(std::make_unique<ConfigSpace>(std::move(space))) {
   if (make_tuner) StartTuner(make_tuner);
 }
@@ -26,7 +26,7 @@ void TuningTask::StartTuner(const MakeTunerFn& make_tuner) {
 }
 
 MeasureTask TuningTask::measure_task() const {
-  return {&kernel_, workload_, space_.get(), best_ ? best_->time_s : 0};
+  return {kernel_, workload_, space_.get(), best_ ? best_->time_s : 0};
 }
 
 size_t TuningTask::Seed(const std::vector<Observation>& history) {

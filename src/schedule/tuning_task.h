@@ -27,11 +27,11 @@ class TuningTask {
   using MakeTunerFn = std::function<std::unique_ptr<Tuner>(const ConfigSpace&)>;
   // `space` is moved in and owned; the tuner is made over it by `make_tuner` (now, or later by
   // StartTuner when it needs what the history holds: --tuner auto).
-  TuningTask(const KernelTemplate& kernel, Workload workload, ConfigSpace space, const MakeTunerFn& make_tuner = {});
+  // `kernel` may be null only for a replay of a user-defined (imported) space.
+  TuningTask(const KernelTemplate* kernel, Workload workload, ConfigSpace space, const MakeTunerFn& make_tuner = {});
   void StartTuner(const MakeTunerFn& make_tuner);
   bool started() const { return tuner_ != nullptr; }
 
-  const KernelTemplate& kernel() const { return kernel_; }
   const Workload& workload() const { return workload_; }
   const ConfigSpace& space() const { return *space_; }
   MeasureTask measure_task() const;  // carries the best time, so slow configs are timed less
@@ -48,7 +48,7 @@ class TuningTask {
   std::vector<double> ModelFitSeconds() const { return tuner_->ModelFitSeconds(); }
 
  private:
-  const KernelTemplate& kernel_;
+  const KernelTemplate* kernel_;
   Workload workload_;
   std::unique_ptr<ConfigSpace> space_;  // stable address: the tuner keeps a reference
   std::unique_ptr<Tuner> tuner_;

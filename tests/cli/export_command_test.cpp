@@ -87,6 +87,25 @@ TEST(ExportCommand, CsvAndJsonHoldOneRowPerTrialAndFiltersApply) {
   EXPECT_TRUE(parsed[0]["config"].is_array());
 }
 
+TEST(ExportCommand, T4ResultsNameTheConfigurationAndTheOutcome) {
+  ScratchDir dir;
+  const std::string db = MixedHistory(dir.path());
+  const auto r = RunProgram(kProgram + " export --format t4 --db " + db, dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto t4 = nlohmann::json::parse(r.out);
+  EXPECT_EQ(t4["schema_version"], "1.0.0");
+  ASSERT_EQ(t4["results"].size(), 13u);
+  const auto& ok = t4["results"][0];
+  EXPECT_EQ(ok["invalidity"], "correct");
+  EXPECT_TRUE(ok["configuration"]["tile_x"].is_array());
+  EXPECT_EQ(ok["measurements"][0]["unit"], "ms");
+  EXPECT_DOUBLE_EQ(ok["measurements"][0]["value"].get<double>(), ok["times"]["runtimes"][0].get<double>());
+  const auto& failed = t4["results"][12];
+  EXPECT_EQ(failed["invalidity"], "correctness");
+  EXPECT_EQ(failed["correctness"], 0);
+  EXPECT_TRUE(failed["measurements"].empty());
+}
+
 TEST(ExportCommand, RefusesAnUnknownFormatAndAMissingDatabase) {
   ScratchDir dir;
   const std::string db = MixedHistory(dir.path());

@@ -68,6 +68,57 @@ TEST(ImportCommand, AMissingFileIsBadInput) {
   const auto r = RunProgram(kProgram + " import /nonexistent.log --db " + (dir.path() / "h.db").string(), dir.path());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("cannot read /nonexistent.log"), std::string::npos) << r.err;
+  const auto directory = RunProgram(kProgram + " import " + dir.path().string() + " --db " + (dir.path() / "h.db").string(), dir.path());
+  EXPECT_EQ(directory.exit_code, 2);
+  EXPECT_NE(directory.err.find("is a directory"), std::string::npos) << directory.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "h.db"));
+}
+
+}  // namespace
+}  // namespace tt
+
+namespace tt {
+namespace {
+
+// A Kernel Tuner cache of a GEMM-like kernel on a GPU we do not have: imported as a
+// user-defined space and replayed by every tuner.
+TEST(ImportCommand, AKernelTunerCacheImportsAndEveryTunerReplaysIt) {
+  ScratchDir dir;
+  const std::string db = (dir.path() / "h.db").string();
+  const std::string cache = std::string(TT_SOURCE_DIR) + "/tests/data/kernel_tuner_gemm_cache.json";
+  const auto r = RunProgram(kProgram + " import " + cache + " --db " + db, dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("396 records: 396 imported"), std::string::npos) << r.out;
+  EXPECT_NE(RunProgram(kProgram + " import " + cache + " --db " + db, dir.path()).out.find("396 already present"),
+            std::string::npos);
+
+  const auto c = RunProgram(kProgram + " compare --space matmul_kernel --tuners opevo,ga,xgb,random,grid,gbfs"
+                                       " --seeds 2 --trials 400 --db " + db,
+                            dir.path());
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_NE(c.out.find("on NVIDIA A100-PCIE-40GB: 396 recorded configs (331 ok)"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("Recorded 396 of 396 valid configs of the space (100%)"), std::string::npos) << c.out;
+  for (const char* tuner : {"| opevo |", "| ga |", "| xgb |", "| random |", "| grid |", "| gbfs |"}) {
+    const auto row = c.out.find(tuner);
+    ASSERT_NE(row, std::string::npos) << tuner << "\n" << c.out;
+    // 400 trials exhaust the 396 configurations: every seed reaches the best.
+    EXPECT_NE(c.out.substr(row, c.out.find('\n', row) - row).find("(2/2) |"), std::string::npos) << c.out;
+  }
+}
+
+TEST(ImportCommand, ATruncatedKernelTunerCacheIsRefusedWithItsLine) {
+  ScratchDir dir;
+  const auto cut = dir.path() / "cut.json";
+  {
+    std::ifstream in(std::string(TT_SOURCE_DIR) + "/tests/data/kernel_tuner_gemm_cache.json");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::ofstream(cut) << text.substr(0, 5000);
+  }
+  const auto db = dir.path() / "h.db";
+  const auto r = RunProgram(kProgram + " import " + cut.string() + " --db " + db.string(), dir.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(cut.string() + ": line "), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(db));
 }
 
 }  // namespace
