@@ -14,6 +14,9 @@ struct DeviceInfo {
   size_t max_work_group_size = 0;
   size_t local_mem_bytes = 0;
   size_t global_mem_bytes = 0;
+  // CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT: floats per SIMD register (AVX-512: 16); 0 when not
+  // known (a device read back from a history database, which does not store it).
+  unsigned native_float_width = 0;
 
   // Identifies a device across runs: the same hardware through the same driver.
   std::string Fingerprint() const { return platform + " | " + name + " | " + driver_version; }

@@ -1,5 +1,6 @@
 #include "ops/kernel_template.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <stdexcept>
@@ -20,6 +21,13 @@ std::string JoinKernelSources(std::initializer_list<std::string_view> files) {
   std::string text;
   for (std::string_view file : files) text += KernelSource(file);
   return text;
+}
+
+std::vector<int64_t> FloatVectorWidths(const DeviceLimits& limits, int64_t from) {
+  const int64_t widest = limits.native_float_width == 0 ? 16 : std::clamp<int64_t>(limits.native_float_width, from, 16);
+  std::vector<int64_t> widths;
+  for (int64_t w = from; w <= widest; w *= 2) widths.push_back(w);
+  return widths;
 }
 
 std::string KernelTemplate::SourceHash() const {
