@@ -29,6 +29,10 @@
 #elif VEC == 8
 #define GATHER(p, s) \
   ((floatv)((p)[0], (p)[s], (p)[2 * (s)], (p)[3 * (s)], (p)[4 * (s)], (p)[5 * (s)], (p)[6 * (s)], (p)[7 * (s)]))
+#elif VEC == 16
+#define GATHER(p, s) ((floatv)(GATHER8_(p, s), GATHER8_((p) + 8 * (s), s)))
+#define GATHER8_(p, s) \
+  (float8)((p)[0], (p)[s], (p)[2 * (s)], (p)[3 * (s)], (p)[4 * (s)], (p)[5 * (s)], (p)[6 * (s)], (p)[7 * (s)])
 #endif
 
 #if TRANS_A
