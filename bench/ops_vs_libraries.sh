@@ -8,7 +8,8 @@
 #              dnnl_conv (oneDNN), and pack_weights (the one-off OIHW16o weight packing that
 #              conv2d_oc_vec's weights need, one thread; reported, not part of the tuned time);
 #   depthwise  the MobileNet-v1 layers in DW_LAYERS: tensortune tune --op depthwise_conv2d, then
-#              dnnl_conv --depthwise.
+#              dnnl_conv --depthwise, and pack_weights --depthwise (the NCHW <-> NCHW16c activation
+#              conversions that depthwise_conv2d_nchwc needs; reported, not part of the tuned time).
 # Every sketch (kernel template) that can compute a workload is tuned with its own budget (TRIALS,
 # CONV_TRIALS or DW_TRIALS trials each) on its own fresh temporary database; the workload's tuned
 # figure is the best over sketches. Prints one markdown table per part, the median ratio per part
@@ -69,7 +70,7 @@ if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTENSORTUNE_TESTS=OFF -DTENSORTUNE_BENCH=ON >/dev/null
   targets=(tensortune tensortune-worker)
   wants gemm && targets+=(clblast_sgemm blas_sgemm dnnl_sgemm)
-  wants conv && targets+=(pack_weights)
+  wants conv || wants depthwise && targets+=(pack_weights)
   wants conv || wants depthwise && targets+=(dnnl_conv)
   cmake --build "$build" --target "${targets[@]}" >&2
 fi
@@ -85,7 +86,7 @@ need() {
 }
 need "$tt"
 wants gemm && { need "$clblast"; need "$blas"; need "$dnnl_sgemm"; }
-wants conv && need "$pack"
+wants conv || wants depthwise && need "$pack"
 wants conv || wants depthwise && need "$dnnl"
 
 # The operator's kernel templates, one a line, as `tensortune templates` lists them (only those
@@ -214,6 +215,9 @@ if wants depthwise; then
     for key in n c h w kh kw stride pad; do args+=("$(field "$shape" "$key")"); done
     tune_sketches depthwise "$index" depthwise_conv2d "$shape" "$dw_trials"
     run_baseline depthwise "$index" "$shape" oneDNN "$dnnl" --depthwise "${args[@]}" "$threads"
+    packed="$work/depthwise-$index-pack.json"
+    "$pack" --depthwise "${args[@]}" >"$packed" 2>&1 || true
+    record pack depthwise "$shape" pack_weights ok "$packed" 0 "$pack --depthwise ${args[*]}"
   done
 fi
 
@@ -291,9 +295,14 @@ for part in ("gemm", "conv", "depthwise"):
             print("| " + " | ".join(cells) + " |")
     print()
     if packs:
-        print("One-off weight packing OIHW -> OIHW16o (pack_weights, one thread), which conv2d_oc_vec's weights "
-              "need once per model, next to the tuned kernel time:\n")
-        print("| workload | packing ms | tuned kernel ms |")
+        if part == "conv":
+            print("One-off weight packing OIHW -> OIHW16o (pack_weights, one thread), which conv2d_oc_vec's weights "
+                  "need once per model, next to the best tuned kernel's time:\n")
+        else:
+            print("Activation layout conversions NCHW -> NCHW16c (input) plus NCHW16c -> NCHW (output) "
+                  "(pack_weights --depthwise, one thread), which depthwise_conv2d_nchwc needs unless its neighbours "
+                  "keep the blocked layout, next to the best tuned kernel's time:\n")
+        print("| workload | conversion ms | tuned kernel ms |")
         print("|---|---:|---:|")
         for name, (pack_s, kernel_s) in packs.items():
             print(f"| {name} | {pack_s * 1e3:.3f} | {kernel_s * 1e3:.3f} |")

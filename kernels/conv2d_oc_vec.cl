@@ -2,15 +2,15 @@
 // oneDNN's blocked direct convolution): each work-item computes OCV float vectors of VEC
 // output channels times a TOH x TOW block of output pixels, and for every input value loaded
 // once broadcasts it against the weight vectors. Input and output are NCHW; the weights come
-// packed as OIHW16o ([ceil(CO/16)][CI][KH][KW][16], src/ops/conv_weight_packing.h), so the VEC
+// packed as OIHW16o ([ceil(CO/16)][CI][KH][KW][16], src/ops/channel_blocking.h), so the VEC
 // channels of one vector (VEC divides 16, channel groups start at multiples of VEC) are
 // contiguous. Channel counts, rows and columns that no block divides are computed in the
 // padded lanes and positions and not stored; inputs outside the image read as zero.
 //
 // NDRange: (column blocks rounded up to WG, row blocks, N * channel groups); work-groups WG x 1 x 1.
-// floatv, VLOAD, VSTORE come from vector_types.cl and UNROLL_IF from conv_common.cl.
+// floatv, VLOAD, VSTORE come from vector_types.cl, UNROLL_IF from conv_common.cl, and
+// PIXEL_BLOCK_ORIGIN, WINDOW_INSIDE from pixel_blocks.cl.
 
-#define XB ((OW + TOW - 1) / TOW)          // column blocks per output row
 #define FB ((CO + VEC * OCV - 1) / (VEC * OCV))  // channel groups per image
 #define COP ((CO + 15) / 16 * 16)          // output channels in the packed weights
 #define TAPS (CI * KH * KW)
@@ -51,11 +51,8 @@
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void conv2d_oc_vec(__global const float* restrict data, __global const float* restrict weight,
                    __global float* restrict out) {
-  const int xb = get_global_id(0);
-  if (xb >= XB) return;  // the NDRange is rounded up to whole work-groups
-  const int x0 = xb * TOW, y0 = get_global_id(1) * TOH;
+  PIXEL_BLOCK_ORIGIN;
   const int n = get_global_id(2) / FB, f0 = get_global_id(2) % FB * (VEC * OCV);
-  const int ix0 = x0 * STRIDE - PAD;
   __global const float* image = data + (size_t)n * CI * H * W;
 
   // Vector j's weights; a vector wholly past the packed channels reads vector 0's (not stored).
@@ -74,9 +71,7 @@ void conv2d_oc_vec(__global const float* restrict data, __global const float* re
 #pragma unroll
       for (int t = 0; t < TOW; ++t) acc[j][r][t] = (floatv)(0.0f);
 
-  const bool inside = ix0 >= 0 && ix0 + (TOW - 1) * STRIDE + (KW - 1) * DIL < W && y0 * STRIDE - PAD >= 0 &&
-                      (y0 + TOH - 1) * STRIDE - PAD + (KH - 1) * DIL < H;
-  if (inside) {
+  if (WINDOW_INSIDE) {
     REDUCE(0)
   } else {
     REDUCE(1)

@@ -72,7 +72,10 @@ const std::vector<OperatorEntry>& Registry() {
         {}},
        Concat(Concat({{"n"}, {"c"}}, kConvSpatial), kConvWindow),
        true,
-       [] { return std::vector<const KernelTemplate*>{&DepthwiseConv2dTemplate(), &DepthwiseConv2dVecTemplate()}; },
+       [] {
+         return std::vector<const KernelTemplate*>{&DepthwiseConv2dTemplate(), &DepthwiseConv2dVecTemplate(),
+                                                   &DepthwiseConv2dNchwcTemplate()};
+       },
        ConvProblem},
       {{"batch_matmul", "B,M,N,K [--transpose-a] [--transpose-b]",
         "Z[b] = op(X[b]) x op(Y[b]); op transposes when asked (X stored K x M, Y stored N x K)",

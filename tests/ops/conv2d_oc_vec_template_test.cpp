@@ -4,7 +4,7 @@
 
 #include "ops/conv2d_templates.h"
 #include "ops/conv_shape.h"
-#include "ops/conv_weight_packing.h"
+#include "ops/channel_blocking.h"
 #include "ops/kernel_template.h"
 #include "ops/template_test_util.h"
 
