@@ -160,7 +160,7 @@ void matmul(__global const float* restrict X, __global const float* restrict Y,
             const floatv a = (floatv)(A_AT(m0 + r, k0 + kk));
 #endif
 #pragma unroll
-            for (int j = 0; j < TY1 * NV; ++j) acc[i1 * TX3 + i3][j] = mad(a, bv[j], acc[i1 * TX3 + i3][j]);
+            for (int j = 0; j < TY1 * NV; ++j) acc[i1 * TX3 + i3][j] = fma(a, bv[j], acc[i1 * TX3 + i3][j]);
           }
       }
     }
