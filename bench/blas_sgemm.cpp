@@ -7,9 +7,6 @@
 
 #include <cblas.h>
 
-#include <algorithm>
-#include <chrono>
-#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -23,10 +20,6 @@ constexpr const char* kProgram = "blas_sgemm";
 
 // Declared by OpenBLAS's cblas.h; repeated for headers that lack it (same signature).
 extern "C" void openblas_set_num_threads(int num_threads);
-
-namespace {
-
-}  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 4 || argc > 5) {
@@ -50,36 +43,5 @@ int main(int argc, char** argv) {
                 c.data(), static_cast<int>(n));
   };
 
-  sgemm();  // warm-up: thread pool, page faults, caches
-
-  // Spot check: with small integer inputs every sum is exact, so entries must match exactly.
-  for (long i : {0L, m / 2, m - 1})
-    for (long j : {0L, n / 2, n - 1}) {
-      double want = 0;
-      for (long p = 0; p < k; ++p) want += static_cast<double>(a[i * k + p]) * b[p * n + j];
-      if (static_cast<double>(c[i * n + j]) != want) {
-        std::fprintf(stderr, "blas_sgemm: C[%ld][%ld] = %g, expected %g\n", i, j, c[i * n + j], want);
-        return 1;
-      }
-    }
-
-  using Clock = std::chrono::steady_clock;
-  std::vector<double> times;
-  double total = 0;
-  while (total < 1.0) {
-    const auto start = Clock::now();
-    sgemm();
-    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    times.push_back(seconds);
-    total += seconds;
-  }
-
-  const double median = bench::Median(times);
-  const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
-  std::printf(
-      "{\"m\": %ld, \"n\": %ld, \"k\": %ld, \"threads\": %d, \"median_s\": %.9g, \"min_s\": %.9g, "
-      "\"gflops\": %.6g, \"repeats\": %zu}\n",
-      m, n, k, threads, median, *std::min_element(times.begin(), times.end()), flops / median * 1e-9,
-      times.size());
-  return 0;
+  return bench::TimeSgemm(kProgram, m, n, k, threads, a, b, c, sgemm);
 }

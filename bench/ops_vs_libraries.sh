@@ -2,10 +2,14 @@
 # Tuned operators against vendor libraries on the same machine, one after the other, on the
 # default device (tensortune's device 0; oneDNN and OpenBLAS on the CPU):
 #   gemm       GEMM_SHAPE (1024,1024,1024): tensortune tune --op gemm, then clblast_sgemm (CLBlast
-#              on the same OpenCL device) and blas_sgemm (OpenBLAS, THREADS threads);
-#   conv       the ResNet-18 layers in LAYERS: tensortune tune --op conv2d, then dnnl_conv (oneDNN);
+#              on the same OpenCL device), blas_sgemm (OpenBLAS, THREADS threads) and dnnl_sgemm
+#              (oneDNN's sgemm, THREADS threads);
+#   conv       the ResNet-18 layers in LAYERS (plus a pruned one): tensortune tune --op conv2d, then
+#              dnnl_conv (oneDNN), and pack_weights (the one-off OIHW16o weight packing that
+#              conv2d_oc_vec's weights need, one thread; reported, not part of the tuned time);
 #   depthwise  the MobileNet-v1 layers in DW_LAYERS: tensortune tune --op depthwise_conv2d, then
-#              dnnl_conv --depthwise.
+#              dnnl_conv --depthwise, and pack_weights --depthwise (the NCHW <-> NCHW16c activation
+#              conversions that depthwise_conv2d_nchwc needs; reported, not part of the tuned time).
 # Every sketch (kernel template) that can compute a workload is tuned with its own budget (TRIALS,
 # CONV_TRIALS or DW_TRIALS trials each) on its own fresh temporary database; the workload's tuned
 # figure is the best over sketches. Prints one markdown table per part, the median ratio per part
@@ -13,6 +17,7 @@
 # is measured.
 #
 # Environment: TUNER (xgb), TRIALS (300, gemm), CONV_TRIALS (100), DW_TRIALS (100), SEED (1),
+# SKETCHES (space-separated template names: tune only these where they apply; default every one),
 # THREADS (2, OpenBLAS and oneDNN), ONLY=gemm|conv|depthwise to run one part, GEMM_SHAPE, LAYERS and
 # DW_LAYERS (space-separated tensortune shapes), BUILD_DIR (build-bench), SKIP_BUILD=1 to use an
 # existing build, KEEP_DB=1 to keep the temporary directory (databases, JSON, logs).
@@ -36,6 +41,8 @@ default_layers=(
   n=1,ci=512,h=7,w=7,co=512,kh=3,kw=3,stride=1,pad=1
   n=1,ci=64,h=56,w=56,co=128,kh=3,kw=3,stride=2,pad=1
   n=1,ci=3,h=224,w=224,co=64,kh=7,kw=7,stride=2,pad=3
+  n=1,ci=64,h=56,w=56,co=128,kh=1,kw=1,stride=2,pad=0
+  n=1,ci=57,h=28,w=28,co=117,kh=3,kw=3,stride=1,pad=1
 )
 # shellcheck disable=SC2054
 default_dw_layers=(
@@ -62,7 +69,8 @@ if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
   tools/install-deps.sh --bench >&2
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTENSORTUNE_TESTS=OFF -DTENSORTUNE_BENCH=ON >/dev/null
   targets=(tensortune tensortune-worker)
-  wants gemm && targets+=(clblast_sgemm blas_sgemm)
+  wants gemm && targets+=(clblast_sgemm blas_sgemm dnnl_sgemm)
+  wants conv || wants depthwise && targets+=(pack_weights)
   wants conv || wants depthwise && targets+=(dnnl_conv)
   cmake --build "$build" --target "${targets[@]}" >&2
 fi
@@ -70,17 +78,22 @@ tt="$build/bin/tensortune"
 clblast="$build/bin/clblast_sgemm"
 blas="$build/bin/blas_sgemm"
 dnnl="$build/bin/dnnl_conv"
+dnnl_sgemm="$build/bin/dnnl_sgemm"
+pack="$build/bin/pack_weights"
 
 need() {
   [[ -x "$1" ]] || { echo "ops_vs_libraries.sh: $1 is missing (build it, or drop its part with ONLY)" >&2; exit 3; }
 }
 need "$tt"
-wants gemm && { need "$clblast"; need "$blas"; }
+wants gemm && { need "$clblast"; need "$blas"; need "$dnnl_sgemm"; }
+wants conv || wants depthwise && need "$pack"
 wants conv || wants depthwise && need "$dnnl"
 
-# The operator's kernel templates, one a line, as `tensortune templates` lists them.
+# The operator's kernel templates, one a line, as `tensortune templates` lists them (only those
+# in SKETCHES when it is set).
 templates_of() {
-  "$tt" templates | awk -v header="$1:" '$1 == header {on = 1; next} /^[^ ]/ {on = 0} on && $1 == "template" {print $2}'
+  "$tt" templates | awk -v header="$1:" -v only=" ${SKETCHES:-} " \
+    '$1 == header {on = 1; next} /^[^ ]/ {on = 0} on && $1 == "template" && (only == "  " || index(only, " " $2 " ")) {print $2}'
 }
 declare -A op_of=([gemm]=gemm [conv]=conv2d [depthwise]=depthwise_conv2d)
 for part in "${parts[@]}"; do
@@ -175,6 +188,7 @@ if wants gemm; then
   tune_sketches gemm 1 gemm "$gemm_shape" "$trials"
   run_baseline gemm 1 "$gemm_shape" CLBlast "$clblast" "$m" "$n" "$k" 0
   run_baseline gemm 1 "$gemm_shape" OpenBLAS "$blas" "$m" "$n" "$k" "$threads"
+  run_baseline gemm 1 "$gemm_shape" oneDNN-sgemm "$dnnl_sgemm" "$m" "$n" "$k" "$threads"
 fi
 
 if wants conv; then
@@ -186,6 +200,9 @@ if wants conv; then
     for key in n ci h w co kh kw stride pad; do args+=("$(field "$shape" "$key")"); done
     tune_sketches conv "$index" conv2d "$shape" "$conv_trials"
     run_baseline conv "$index" "$shape" oneDNN "$dnnl" "${args[@]}" "$threads"
+    packed="$work/conv-$index-pack.json"
+    "$pack" "${args[@]}" >"$packed" 2>&1 || true
+    record pack conv "$shape" pack_weights ok "$packed" 0 "$pack ${args[*]}"
   done
 fi
 
@@ -198,6 +215,9 @@ if wants depthwise; then
     for key in n c h w kh kw stride pad; do args+=("$(field "$shape" "$key")"); done
     tune_sketches depthwise "$index" depthwise_conv2d "$shape" "$dw_trials"
     run_baseline depthwise "$index" "$shape" oneDNN "$dnnl" --depthwise "${args[@]}" "$threads"
+    packed="$work/depthwise-$index-pack.json"
+    "$pack" --depthwise "${args[@]}" >"$packed" 2>&1 || true
+    record pack depthwise "$shape" pack_weights ok "$packed" 0 "$pack --depthwise ${args[*]}"
   done
 fi
 
@@ -241,6 +261,7 @@ for part in ("gemm", "conv", "depthwise"):
     print("| workload | best sketch | best config | tuned GFLOPS | per sketch GFLOPS (ok/trials, s) | baseline "
           "| baseline GFLOPS | tuned / baseline |")
     print("|---|---|---|---:|---|---|---:|---:|")
+    packs = {}
     ratios = {}
     for shape in dict.fromkeys(r[2] for r in part_rows):
         tuned, sketches = None, []
@@ -258,6 +279,8 @@ for part in ("gemm", "conv", "depthwise"):
             if best and (tuned is None or best["time_s"] < tuned[1]["time_s"]):
                 tuned = (name, best)
         for kind, _, _, name, status, path, _, _ in (r for r in part_rows if r[2] == shape):
+            if kind == "pack" and load(path) and tuned:
+                packs[label(part, shape)] = (load(path)["median_s"], tuned[1]["time_s"])
             if kind != "baseline":
                 continue
             base = load(path) if status == "ok" else None
@@ -271,6 +294,19 @@ for part in ("gemm", "conv", "depthwise"):
                      f"{ratio:.3f}" if ratio is not None else "-"]
             print("| " + " | ".join(cells) + " |")
     print()
+    if packs:
+        if part == "conv":
+            print("One-off weight packing OIHW -> OIHW16o (pack_weights, one thread), which conv2d_oc_vec's weights "
+                  "need once per model, next to the best tuned kernel's time:\n")
+        else:
+            print("Activation layout conversions NCHW -> NCHW16c (input) plus NCHW16c -> NCHW (output) "
+                  "(pack_weights --depthwise, one thread), which depthwise_conv2d_nchwc needs unless its neighbours "
+                  "keep the blocked layout, next to the best tuned kernel's time:\n")
+        print("| workload | conversion ms | tuned kernel ms |")
+        print("|---|---:|---:|")
+        for name, (pack_s, kernel_s) in packs.items():
+            print(f"| {name} | {pack_s * 1e3:.3f} | {kernel_s * 1e3:.3f} |")
+        print()
     for name, values in ratios.items():
         print(f"median ratio tuned vs {name} over {len(values)} workloads: {statistics.median(values):.3f}")
     print()

@@ -104,7 +104,7 @@ void conv2d(__global const float* restrict data, __global const float* restrict 
 #pragma unroll
                 for (int j = 0; j < NY; ++j)
 #pragma unroll
-                  for (int k = 0; k < NX; ++k) acc[i][j][k] = mad(wv[i], iv[j][k], acc[i][j][k]);
+                  for (int k = 0; k < NX; ++k) acc[i][j][k] = fma(wv[i], iv[j][k], acc[i][j][k]);
             }
 #if LOCAL
         barrier(CLK_LOCAL_MEM_FENCE);

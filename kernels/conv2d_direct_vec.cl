@@ -67,7 +67,7 @@ void conv2d_vec(__global const float* restrict data, __global const float* restr
 #pragma unroll
                 for (int j = 0; j < NY; ++j)
 #pragma unroll
-                  for (int k = 0; k < NXV; ++k) acc[i][j][k] = mad((floatv)(wv[i]), iv[j][k], acc[i][j][k]);
+                  for (int k = 0; k < NXV; ++k) acc[i][j][k] = fma((floatv)(wv[i]), iv[j][k], acc[i][j][k]);
             }
       }
 

@@ -126,7 +126,7 @@ void conv2d_winograd(__global const float* restrict data, __global const float* 
 #pragma unroll
         for (int i = 0; i < NCO; ++i)
 #pragma unroll
-          for (int j = 0; j < NP; ++j) acc[k][i][j] = mad(u[i], v[j], acc[k][i][j]);
+          for (int j = 0; j < NP; ++j) acc[k][i][j] = fma(u[i], v[j], acc[k][i][j]);
       }
     barrier(CLK_LOCAL_MEM_FENCE);
   }

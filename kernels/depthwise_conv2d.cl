@@ -77,7 +77,7 @@ void depthwise_conv2d(__global const float* restrict data, __global const float*
                 for (int xv = 0; xv < TX3 / VEC; ++xv) {
                   const int yy = TILE_POS(vy, TY2, ly, TY3, yi), xx = TILE_POS(vx, TX2, lx, TX3, xv * VEC);
                   floatv* a = &acc[v * TF3 + i][vy * TY3 + yi][vx * (TX3 / VEC) + xv];
-                  *a = mad(wv, load_window(in_f + (yy * STRIDE + ky * DIL) * IN_TW + xx * STRIDE + kx * DIL), *a);
+                  *a = fma(wv, load_window(in_f + (yy * STRIDE + ky * DIL) * IN_TW + xx * STRIDE + kx * DIL), *a);
                 }
         }
 

@@ -29,6 +29,10 @@
 #elif VEC == 8
 #define GATHER(p, s) \
   ((floatv)((p)[0], (p)[s], (p)[2 * (s)], (p)[3 * (s)], (p)[4 * (s)], (p)[5 * (s)], (p)[6 * (s)], (p)[7 * (s)]))
+#elif VEC == 16
+#define GATHER(p, s) ((floatv)(GATHER8_(p, s), GATHER8_((p) + 8 * (s), s)))
+#define GATHER8_(p, s) \
+  (float8)((p)[0], (p)[s], (p)[2 * (s)], (p)[3 * (s)], (p)[4 * (s)], (p)[5 * (s)], (p)[6 * (s)], (p)[7 * (s)])
 #endif
 
 #if TRANS_A
@@ -156,7 +160,7 @@ void matmul(__global const float* restrict X, __global const float* restrict Y,
             const floatv a = (floatv)(A_AT(m0 + r, k0 + kk));
 #endif
 #pragma unroll
-            for (int j = 0; j < TY1 * NV; ++j) acc[i1 * TX3 + i3][j] = mad(a, bv[j], acc[i1 * TX3 + i3][j]);
+            for (int j = 0; j < TY1 * NV; ++j) acc[i1 * TX3 + i3][j] = fma(a, bv[j], acc[i1 * TX3 + i3][j]);
           }
       }
     }

@@ -17,6 +17,9 @@ struct DeviceInfo {
   // Known only from another tool's records (an AutoTVM target, a Kernel Tuner GPU): the limits
   // above are unknown (0) and its trials are never this machine's history.
   bool imported = false;
+  // CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT: floats per SIMD register (AVX-512: 16); 0 when not
+  // known (a device read back from a history database, which does not store it).
+  unsigned native_float_width = 0;
 
   // Identifies a device across runs: the same hardware through the same driver.
   std::string Fingerprint() const { return platform + " | " + name + " | " + driver_version; }

@@ -30,7 +30,9 @@ class OpenClMeasurer : public Measurer {
   ~OpenClMeasurer() override;
 
   const DeviceInfo& device() const { return device_; }
-  DeviceLimits limits() const { return {device_.max_work_group_size, device_.local_mem_bytes}; }
+  DeviceLimits limits() const {
+    return {device_.max_work_group_size, device_.local_mem_bytes, device_.native_float_width};
+  }
 
   // Throws nothing: a worker that cannot be restarted ends the batch as kBrokenEnvironment.
   MeasuredBatch Measure(const MeasureTask& task, const std::vector<Config>& batch,

@@ -15,7 +15,8 @@ json DeviceToJson(const DeviceInfo& d) {
           {"compute_units", d.compute_units},
           {"max_work_group_size", d.max_work_group_size},
           {"local_mem_bytes", d.local_mem_bytes},
-          {"global_mem_bytes", d.global_mem_bytes}};
+          {"global_mem_bytes", d.global_mem_bytes},
+          {"native_float_width", d.native_float_width}};
 }
 
 DeviceInfo DeviceFromJson(const json& j) {
@@ -28,6 +29,7 @@ DeviceInfo DeviceFromJson(const json& j) {
   d.max_work_group_size = j.at("max_work_group_size").get<size_t>();
   d.local_mem_bytes = j.at("local_mem_bytes").get<size_t>();
   d.global_mem_bytes = j.at("global_mem_bytes").get<size_t>();
+  d.native_float_width = j.value("native_float_width", 0u);
   return d;
 }
 

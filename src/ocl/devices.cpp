@@ -51,6 +51,7 @@ DeviceInfo Describe(cl_platform_id platform, cl_device_id device) {
   info.max_work_group_size = DeviceValue<size_t>(device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
   info.local_mem_bytes = DeviceValue<cl_ulong>(device, CL_DEVICE_LOCAL_MEM_SIZE);
   info.global_mem_bytes = DeviceValue<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE);
+  info.native_float_width = DeviceValue<cl_uint>(device, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT);
   return info;
 }
 

@@ -4,58 +4,52 @@
 #include <string>
 
 #include "ops/build_options.h"
+#include "ops/conv2d_template_base.h"
 #include "ops/conv_shape.h"
 
 namespace tt {
+
+std::vector<BufferSpec> Conv2dTemplate::Buffers(const Workload& w) const {
+  const ConvShape s = ConvShape::Of(w);
+  return {{"data", s.input_elements(), false},
+          {"weight", ElementCount({s.co, s.ci, s.kh, s.kw}), false},
+          {"out", s.output_elements(), true}};
+}
+
+double Conv2dTemplate::Flops(const Workload& w) const {
+  const ConvShape s = ConvShape::Of(w);
+  return 2.0 * static_cast<double>(s.output_elements()) * static_cast<double>(ElementCount({s.ci, s.kh, s.kw}));
+}
+
+void Conv2dTemplate::Reference(const Workload& w, const std::vector<const float*>& in, float* out) const {
+  using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const ConvShape s = ConvShape::Of(w);
+  const int64_t window = s.ci * s.kh * s.kw, pixels = s.oh * s.ow;
+  Eigen::Map<const RowMajor> weights(in[1], s.co, window);
+  RowMajor columns(window, pixels);
+  for (int64_t n = 0; n < s.n; ++n) {
+    const float* image = in[0] + n * s.ci * s.h * s.w;
+    for (int64_t c = 0; c < s.ci; ++c)
+      for (int64_t ky = 0; ky < s.kh; ++ky)
+        for (int64_t kx = 0; kx < s.kw; ++kx) {
+          float* row = columns.data() + ((c * s.kh + ky) * s.kw + kx) * pixels;
+          for (int64_t y = 0; y < s.oh; ++y)
+            for (int64_t x = 0; x < s.ow; ++x) {
+              const int64_t iy = y * s.stride - s.pad + ky * s.dilation, ix = x * s.stride - s.pad + kx * s.dilation;
+              row[y * s.ow + x] = (iy >= 0 && iy < s.h && ix >= 0 && ix < s.w) ? image[(c * s.h + iy) * s.w + ix] : 0.0f;
+            }
+        }
+    Eigen::Map<RowMajor>(out + n * s.co * pixels, s.co, pixels).noalias() = weights * columns;
+  }
+}
+
+std::string Conv2dTemplate::ShapeOptions(const ConvShape& s) {
+  return "-cl-mad-enable" + Define("N", s.n) + Define("CI", s.ci) + Define("H", s.h) + Define("W", s.w) +
+         Define("CO", s.co) + Define("KH", s.kh) + Define("KW", s.kw) + Define("STRIDE", s.stride) +
+         Define("PAD", s.pad) + Define("DIL", s.dilation) + Define("OH", s.oh) + Define("OW", s.ow);
+}
+
 namespace {
-
-// What every conv2d sketch shares: buffers, FLOPs (always those of the direct convolution, so
-// that sketches compare by time) and the reference, an im2col product through Eigen.
-class Conv2dTemplate : public KernelTemplate {
- public:
-  std::string_view op() const override { return "conv2d"; }
-
-  std::vector<BufferSpec> Buffers(const Workload& w) const override {
-    const ConvShape s = ConvShape::Of(w);
-    return {{"data", s.input_elements(), false},
-            {"weight", ElementCount({s.co, s.ci, s.kh, s.kw}), false},
-            {"out", s.output_elements(), true}};
-  }
-
-  double Flops(const Workload& w) const override {
-    const ConvShape s = ConvShape::Of(w);
-    return 2.0 * static_cast<double>(s.output_elements()) * static_cast<double>(ElementCount({s.ci, s.kh, s.kw}));
-  }
-
-  void Reference(const Workload& w, const std::vector<const float*>& in, float* out) const override {
-    using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-    const ConvShape s = ConvShape::Of(w);
-    const int64_t window = s.ci * s.kh * s.kw, pixels = s.oh * s.ow;
-    Eigen::Map<const RowMajor> weights(in[1], s.co, window);
-    RowMajor columns(window, pixels);
-    for (int64_t n = 0; n < s.n; ++n) {
-      const float* image = in[0] + n * s.ci * s.h * s.w;
-      for (int64_t c = 0; c < s.ci; ++c)
-        for (int64_t ky = 0; ky < s.kh; ++ky)
-          for (int64_t kx = 0; kx < s.kw; ++kx) {
-            float* row = columns.data() + ((c * s.kh + ky) * s.kw + kx) * pixels;
-            for (int64_t y = 0; y < s.oh; ++y)
-              for (int64_t x = 0; x < s.ow; ++x) {
-                const int64_t iy = y * s.stride - s.pad + ky * s.dilation, ix = x * s.stride - s.pad + kx * s.dilation;
-                row[y * s.ow + x] = (iy >= 0 && iy < s.h && ix >= 0 && ix < s.w) ? image[(c * s.h + iy) * s.w + ix] : 0.0f;
-              }
-          }
-      Eigen::Map<RowMajor>(out + n * s.co * pixels, s.co, pixels).noalias() = weights * columns;
-    }
-  }
-
- protected:
-  static std::string ShapeOptions(const ConvShape& s) {
-    return "-cl-mad-enable" + Define("N", s.n) + Define("CI", s.ci) + Define("H", s.h) + Define("W", s.w) +
-           Define("CO", s.co) + Define("KH", s.kh) + Define("KW", s.kw) + Define("STRIDE", s.stride) +
-           Define("PAD", s.pad) + Define("DIL", s.dilation) + Define("OH", s.oh) + Define("OW", s.ow);
-  }
-};
 
 // Knob values of a direct-convolution config, with AutoTVM conv2d_nchw's meaning.
 struct DirectTiles {

@@ -3,7 +3,7 @@
 
 namespace tt {
 
-// Four sketches of conv2d (NCHW), all computing the same workload:
+// Five sketches of conv2d (NCHW), all computing the same workload:
 // direct convolution with AutoTVM conv2d_nchw knobs, input and weight tiles in local memory
 // (kernels/conv2d_direct.cl with LOCAL=1);
 const KernelTemplate& Conv2dDirectLocalTemplate();
@@ -12,6 +12,9 @@ const KernelTemplate& Conv2dDirectGlobalTemplate();
 // the global-memory kernel computing each work-item's output columns in float vectors, with
 // a vector-width knob (vec) beyond AutoTVM's set (kernels/conv2d_direct_vec.cl);
 const KernelTemplate& Conv2dDirectVecTemplate();
+// direct convolution vectorized over output channels, with weights pre-packed as OIHW16o
+// (TVM's x86 conv2d_NCHWc knobs; kernels/conv2d_oc_vec.cl, src/ops/conv2d_oc_vec_template.cpp);
+const KernelTemplate& Conv2dOcVecTemplate();
 // Winograd F(2x2,3x3), fused into one kernel, for 3x3 stride-1 undilated convolutions.
 const KernelTemplate& Conv2dWinogradTemplate();
 

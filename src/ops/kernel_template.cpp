@@ -1,5 +1,6 @@
 #include "ops/kernel_template.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <stdexcept>
@@ -27,6 +28,13 @@ size_t ElementCount(std::initializer_list<int64_t> extents) {
   for (const int64_t extent : extents)
     if (extent < 0 || __builtin_mul_overflow(product, static_cast<size_t>(extent), &product)) return SIZE_MAX;
   return product;
+}
+
+std::vector<int64_t> FloatVectorWidths(const DeviceLimits& limits, int64_t from) {
+  const int64_t widest = limits.native_float_width == 0 ? 16 : std::clamp<int64_t>(limits.native_float_width, from, 16);
+  std::vector<int64_t> widths;
+  for (int64_t w = from; w <= widest; w *= 2) widths.push_back(w);
+  return widths;
 }
 
 std::string KernelTemplate::SourceHash() const { return TextHash(source()); }

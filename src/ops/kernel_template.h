@@ -17,7 +17,13 @@ namespace tt {
 struct DeviceLimits {
   size_t max_work_group_size = 0;
   size_t local_mem_bytes = 0;
+  unsigned native_float_width = 0;  // floats per SIMD register; 0: unknown
 };
+
+// The float vector widths worth a knob on this device: powers of two from `from` up to the
+// native width (at least `from`, at most 16); up to 16 when the width is unknown, so that a
+// replayed space holds every width a device may have recorded.
+std::vector<int64_t> FloatVectorWidths(const DeviceLimits& limits, int64_t from);
 
 struct LaunchGeometry {
   std::array<size_t, 3> global{1, 1, 1};

@@ -90,7 +90,7 @@ class MatmulTiled final : public KernelTemplate {
     space.AddKnob(Knob::Split("tile_y", s.n, 4));
     space.AddKnob(Knob::Split("tile_k", s.k, 3));
     space.AddKnob(Knob::Discrete("auto_unroll_max_step", {0, 16, 64, 512}));
-    space.AddKnob(Knob::Discrete("vec", {1, 2, 4, 8}));
+    space.AddKnob(Knob::Discrete("vec", FloatVectorWidths(limits, 1)));
     space.AddKnob(Knob::Categorical("local_a", {0, 1}));
     space.AddKnob(Knob::Categorical("local_b", {0, 1}));
     space.AddConstraint([limits](const ConfigSpace& sp, const Config& c) {

@@ -66,7 +66,8 @@ const std::vector<OperatorEntry>& Registry() {
        true,
        [] {
          return std::vector<const KernelTemplate*>{&Conv2dDirectLocalTemplate(), &Conv2dDirectGlobalTemplate(),
-                                                   &Conv2dDirectVecTemplate(), &Conv2dWinogradTemplate()};
+                                                   &Conv2dDirectVecTemplate(), &Conv2dOcVecTemplate(),
+                                                   &Conv2dWinogradTemplate()};
        },
        ConvProblem},
       {{"depthwise_conv2d", "n=1,c=32,h=112,w=112,kh=3,kw=3,stride=1,pad=1[,dilation=1]",
@@ -74,7 +75,10 @@ const std::vector<OperatorEntry>& Registry() {
         {}},
        Concat(Concat({{"n"}, {"c"}}, kConvSpatial), kConvWindow),
        true,
-       [] { return std::vector<const KernelTemplate*>{&DepthwiseConv2dTemplate(), &DepthwiseConv2dVecTemplate()}; },
+       [] {
+         return std::vector<const KernelTemplate*>{&DepthwiseConv2dTemplate(), &DepthwiseConv2dVecTemplate(),
+                                                   &DepthwiseConv2dNchwcTemplate()};
+       },
        ConvProblem},
       {{"batch_matmul", "B,M,N,K [--transpose-a] [--transpose-b]",
         "Z[b] = op(X[b]) x op(Y[b]); op transposes when asked (X stored K x M, Y stored N x K)",

@@ -43,6 +43,7 @@ TEST(Conv2dOnDevice, UnrollVariantsAreCorrect) {
   const Workload w = ParseWorkload("conv2d", "n=1,ci=4,h=9,w=7,co=6,kh=3,kw=3,stride=1,pad=1");
   for (const KernelTemplate* t : ApplicableTemplates(w)) {
     const ConfigSpace space = t->Space(w, measurer.limits());
+    if (!space.HasKnob("unroll_explicit")) continue;
     std::vector<Config> configs;
     for (const Config& c : RandomValidConfigs(space, 400, 3))
       if (space.Scalar(c, "unroll_explicit") == 1 && space.Scalar(c, "auto_unroll_max_step") == 1500 &&

@@ -17,7 +17,7 @@ class DepthwiseOnDevice : public ::testing::TestWithParam<const char*> {};
 TEST_P(DepthwiseOnDevice, RandomValidConfigsOfEverySketchAreCorrect) {
   OpenClMeasurer measurer(QuickMeasureOptions());
   const Workload w = ParseWorkload("depthwise_conv2d", GetParam());
-  ASSERT_EQ(ApplicableTemplates(w).size(), 2u);
+  ASSERT_EQ(ApplicableTemplates(w).size(), 3u);
   for (const KernelTemplate* t : ApplicableTemplates(w)) {
     const ConfigSpace space = t->Space(w, measurer.limits());
     const auto configs = RandomValidConfigs(space, 3, 11);
@@ -55,6 +55,15 @@ TEST(DepthwiseOnDevice, WideVectorsAreCorrectAtStridesAndDilation) {
                                     {"n=2,c=5,h=9,w=16,kh=3,kw=3,stride=1,pad=1",
                                      "n=1,c=3,h=11,w=32,kh=3,kw=3,stride=2,pad=1",
                                      "n=1,c=4,h=8,w=14,kh=3,kw=3,stride=1,pad=3,dilation=2"});
+}
+
+// The channel-vector sketch on pruned channel counts (padding lanes in the last block) and
+// rows no pixel block divides, at every vector width the device has.
+TEST(DepthwiseOnDevice, ChannelVectorsAreCorrectOnPrunedChannels) {
+  testing::ExpectWideVectorsCorrect(DepthwiseConv2dNchwcTemplate(),
+                                    {"n=1,c=57,h=7,w=14,kh=3,kw=3,stride=1,pad=1",
+                                     "n=2,c=117,h=9,w=14,kh=3,kw=3,stride=2,pad=1",
+                                     "n=1,c=19,h=8,w=14,kh=3,kw=3,stride=1,pad=3,dilation=2"});
 }
 
 }  // namespace

@@ -40,5 +40,8 @@ TEST(GemmOnDevice, EveryVectorAndLocalMemoryVariantIsCorrect) { ExpectAllCorrect
 
 TEST(GemmOnDevice, PrimeAndOddShapesAreCorrect) { ExpectAllCorrect("7,13,5", 4); }
 
+// Up to the native width: 16 floats on an AVX-512 device.
+TEST(GemmOnDevice, WideVectorsAreCorrect) { testing::ExpectWideVectorsCorrect(GemmTiledTemplate(), {"24,48,16", "9,32,7"}); }
+
 }  // namespace
 }  // namespace tt

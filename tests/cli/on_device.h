@@ -56,14 +56,16 @@ inline void ExpectAllCorrect(OpenClMeasurer& measurer, const KernelTemplate& t, 
 
 namespace tt::testing {
 
-// A vector sketch computes right with 4-, 8- and 16-wide vectors on each of these shapes.
+// A vector sketch computes right with 4-wide vectors up to the device's native width (16
+// with AVX-512) on each of these shapes.
 inline void ExpectWideVectorsCorrect(const KernelTemplate& t, const std::vector<const char*>& shapes) {
   OpenClMeasurer measurer(QuickMeasureOptions());
+  const std::vector<int64_t> widths = FloatVectorWidths(measurer.limits(), 4);
   for (const char* shape : shapes) {
     const Workload w = ParseWorkload(t.op(), shape);
     const ConfigSpace space = t.Space(w, measurer.limits());
-    const auto configs = OneConfigPerVectorWidth(space, {4, 8, 16});
-    ASSERT_EQ(configs.size(), 3u) << shape;
+    const auto configs = OneConfigPerVectorWidth(space, widths);
+    ASSERT_EQ(configs.size(), widths.size()) << shape;
     ExpectAllCorrect(measurer, t, w, space, configs);
   }
 }

@@ -73,7 +73,7 @@ TEST(DepthwiseVecSpace, AddsAVectorWidthThatMustDivideTheContiguousColumns) {
   EXPECT_NE(space.WhyInvalid(misfit).value_or("").find("vec 8 does not divide tile_x[3]"), std::string::npos);
   EXPECT_NE(DepthwiseConv2dTemplate().BuildOptions(w, DepthwiseConv2dTemplate().Space(w, kCpuLimits), Config(5, 0))
                 .find("-D VEC=1"), std::string::npos);
-  EXPECT_EQ(ApplicableTemplates(w).size(), 2u);
+  EXPECT_EQ(ApplicableTemplates(w).size(), 3u);
 }
 
 TEST(DepthwiseSpace, LimitsInvalidateBeforeCompiling) {

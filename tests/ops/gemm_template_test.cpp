@@ -61,6 +61,20 @@ TEST(GemmSpace, HasAutoTvmDenseKnobs) {
   EXPECT_NO_THROW(space.KnobIndex("vec"));
 }
 
+TEST(GemmSpace, VectorWidthsGoUpToTheDevicesNativeWidth) {
+  const Workload w = ParseWorkload("gemm", "64,64,64");
+  const auto widths = [&](unsigned native) {
+    const ConfigSpace space = GemmTiledTemplate().Space(w, {1024, 64 * 1024, native});
+    const Knob& vec = space.knob(space.KnobIndex("vec"));
+    std::vector<int64_t> values;
+    for (size_t i = 0; i < vec.size(); ++i) values.push_back(vec.value(i)[0]);
+    return values;
+  };
+  EXPECT_EQ(widths(16), (std::vector<int64_t>{1, 2, 4, 8, 16}));
+  EXPECT_EQ(widths(8), (std::vector<int64_t>{1, 2, 4, 8}));
+  EXPECT_EQ(widths(4), (std::vector<int64_t>{1, 2, 4}));
+}
+
 TEST(GemmSpace, DeviceLimitsAndTemplateRulesInvalidateBeforeCompiling) {
   const Workload w = ParseWorkload("gemm", "256,256,64");
   const ConfigSpace space = GemmTiledTemplate().Space(w, {256, 16 * 1024});

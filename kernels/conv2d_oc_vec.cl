@@ -1,0 +1,99 @@
+// Direct 2-D convolution vectorized over output channels (TVM's x86 conv2d_NCHWc schedule,
+// oneDNN's blocked direct convolution): each work-item computes OCV float vectors of VEC
+// output channels times a TOH x TOW block of output pixels, and for every input value loaded
+// once broadcasts it against the weight vectors. Input and output are NCHW; the weights come
+// packed as OIHW16o ([ceil(CO/16)][CI][KH][KW][16], src/ops/channel_blocking.h), so the VEC
+// channels of one vector (VEC divides 16, channel groups start at multiples of VEC) are
+// contiguous. Channel counts, rows and columns that no block divides are computed in the
+// padded lanes and positions and not stored; inputs outside the image read as zero.
+//
+// NDRange: (column blocks rounded up to WG, row blocks, N * channel groups); work-groups WG x 1 x 1.
+// floatv, VLOAD, VSTORE come from vector_types.cl, UNROLL_IF from conv_common.cl, and
+// PIXEL_BLOCK_ORIGIN, WINDOW_INSIDE from pixel_blocks.cl.
+
+#define FB ((CO + VEC * OCV - 1) / (VEC * OCV))  // channel groups per image
+#define COP ((CO + 15) / 16 * 16)          // output channels in the packed weights
+#define TAPS (CI * KH * KW)
+
+// One kernel tap (c, ky, kx): weight vectors, then each input value against all of them.
+// GUARD = 0 where the work-item's whole input window lies inside the image; otherwise the
+// index is clamped into the image (a load that is always safe, so no branch) and the value
+// replaced by zero outside it.
+#define TAP(GUARD)                                                                              \
+  {                                                                                             \
+    floatv wv[OCV];                                                                             \
+    _Pragma("unroll") for (int j = 0; j < OCV; ++j) wv[j] = VLOAD(wp[j] + tap * 16);            \
+    _Pragma("unroll") for (int r = 0; r < TOH; ++r) {                                           \
+      const int iy = (y0 + r) * STRIDE - PAD + ky * DIL;                                        \
+      const bool row_in = iy >= 0 && iy < H;                                                    \
+      __global const float* row = plane + (GUARD ? clamp(iy, 0, H - 1) : iy) * W;               \
+      _Pragma("unroll") for (int t = 0; t < TOW; ++t) {                                         \
+        const int ix = ix0 + t * STRIDE + kx * DIL;                                             \
+        float v = row[GUARD ? clamp(ix, 0, W - 1) : ix];                                        \
+        if (GUARD) v = (row_in && ix >= 0 && ix < W) ? v : 0.0f;                                \
+        _Pragma("unroll") for (int j = 0; j < OCV; ++j) acc[j][r][t] = fma((floatv)(v), wv[j], acc[j][r][t]); \
+      }                                                                                         \
+    }                                                                                           \
+  }
+
+#define REDUCE(GUARD)                                        \
+  for (int c = 0; c < CI; ++c) {                             \
+    __global const float* plane = image + c * H * W;         \
+    for (int ky = 0; ky < KH; ++ky) {                        \
+      UNROLL_IF(UNROLL_KW)                                   \
+      for (int kx = 0; kx < KW; ++kx) {                      \
+        const int tap = (c * KH + ky) * KW + kx;             \
+        TAP(GUARD)                                           \
+      }                                                      \
+    }                                                        \
+  }
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void conv2d_oc_vec(__global const float* restrict data, __global const float* restrict weight,
+                   __global float* restrict out) {
+  PIXEL_BLOCK_ORIGIN;
+  const int n = get_global_id(2) / FB, f0 = get_global_id(2) % FB * (VEC * OCV);
+  __global const float* image = data + (size_t)n * CI * H * W;
+
+  // Vector j's weights; a vector wholly past the packed channels reads vector 0's (not stored).
+  __global const float* wp[OCV];
+#pragma unroll
+  for (int j = 0; j < OCV; ++j) {
+    const int f = f0 + j * VEC < COP ? f0 + j * VEC : f0;
+    wp[j] = weight + (size_t)(f / 16) * TAPS * 16 + f % 16;
+  }
+
+  floatv acc[OCV][TOH][TOW];
+#pragma unroll
+  for (int j = 0; j < OCV; ++j)
+#pragma unroll
+    for (int r = 0; r < TOH; ++r)
+#pragma unroll
+      for (int t = 0; t < TOW; ++t) acc[j][r][t] = (floatv)(0.0f);
+
+  if (WINDOW_INSIDE) {
+    REDUCE(0)
+  } else {
+    REDUCE(1)
+  }
+
+#pragma unroll
+  for (int j = 0; j < OCV; ++j) {
+    float lanes[TOH][TOW][VEC];
+#pragma unroll
+    for (int r = 0; r < TOH; ++r)
+#pragma unroll
+      for (int t = 0; t < TOW; ++t) VSTORE(acc[j][r][t], lanes[r][t]);
+#pragma unroll
+    for (int l = 0; l < VEC; ++l) {
+      const int f = f0 + j * VEC + l;
+      if (f >= CO) break;
+      __global float* plane = out + ((size_t)n * CO + f) * OH * OW;
+#pragma unroll
+      for (int r = 0; r < TOH; ++r)
+#pragma unroll
+        for (int t = 0; t < TOW; ++t)
+          if (y0 + r < OH && x0 + t < OW) plane[(y0 + r) * OW + x0 + t] = lanes[r][t][l];
+    }
+  }
+}

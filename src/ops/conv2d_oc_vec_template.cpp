@@ -1,0 +1,97 @@
+// conv2d_oc_vec: direct convolution vectorized over output channels (kernels/conv2d_oc_vec.cl).
+// The knobs follow TVM's x86 conv2d_NCHWc schedule where they mean the same: tile_ow (output
+// columns per work-item, a register block) and unroll_kw; its tile_oc becomes vec (the float
+// vector width over output channels, up to the device's native width) times tile_oc (vectors
+// per work-item). TVM's tile_ic blocks the input's channels in an NCHWc activation layout;
+// here the activations stay NCHW, so it has no counterpart. Blocks need not divide the shape:
+// the kernel guards the tails, so odd channel counts and widths keep every vector width.
+#include "ops/build_options.h"
+#include "ops/conv2d_template_base.h"
+#include "ops/conv2d_templates.h"
+#include "ops/channel_blocking.h"
+#include "ops/pixel_blocks.h"
+
+namespace tt {
+namespace {
+
+// Accumulator vectors per work-item: what a SIMD register file of 32 holds with room for the
+// weight vectors and the broadcast input.
+constexpr int64_t kMaxAccumulatorVectors = 28;
+
+struct OcVecTiles {
+  int64_t vec, oc, unroll_kw;
+  PixelBlock pixels;
+
+  OcVecTiles(const ConfigSpace& space, const Config& c)
+      : vec(space.Scalar(c, "vec")), oc(space.Scalar(c, "tile_oc")), unroll_kw(space.Scalar(c, "unroll_kw")),
+        pixels(space, c) {}
+
+  int64_t channel_groups(const ConvShape& s) const { return (s.co + vec * oc - 1) / (vec * oc); }
+};
+
+std::optional<std::string> CheckOcVec(const ConvShape& s, const DeviceLimits& limits, const OcVecTiles& t) {
+  if ((t.oc - 1) * t.vec >= s.co) return "tile_oc x vec leaves a whole vector past the output channels";
+  if (t.oc * t.pixels.oh * t.pixels.ow > kMaxAccumulatorVectors)
+    return "more than " + std::to_string(kMaxAccumulatorVectors) + " accumulator vectors per work-item";
+  return t.pixels.WhyInvalid(s, limits);
+}
+
+class Conv2dOcVec final : public Conv2dTemplate {
+ public:
+  std::string_view name() const override { return "conv2d_oc_vec"; }
+  std::string_view description() const override {
+    return "direct, vectorized over output channels (vec x tile_oc) times tile_oh x tile_ow pixels, weights "
+           "pre-packed OIHW16o";
+  }
+  std::string_view kernel_name() const override { return "conv2d_oc_vec"; }
+  std::string_view source() const override {
+    static const std::string text = JoinKernelSources({"vector_types.cl", "conv_common.cl", "pixel_blocks.cl", "conv2d_oc_vec.cl"});
+    return text;
+  }
+
+  // The weights are the packed ones, as a deployed model stores them after a one-off packing.
+  std::vector<BufferSpec> Buffers(const Workload& w) const override {
+    auto buffers = Conv2dTemplate::Buffers(w);
+    buffers[1].elements = static_cast<size_t>(PackedWeightElements(ConvShape::Of(w)));
+    return buffers;
+  }
+
+  void Reference(const Workload& w, const std::vector<const float*>& in, float* out) const override {
+    const std::vector<float> oihw = UnpackWeightsByOutputChannel(ConvShape::Of(w), in[1]);
+    Conv2dTemplate::Reference(w, {in[0], oihw.data()}, out);
+  }
+
+  ConfigSpace Space(const Workload& w, const DeviceLimits& limits) const override {
+    const ConvShape s = ConvShape::Of(w);
+    ConfigSpace space;
+    space.AddKnob(Knob::Discrete("vec", FloatVectorWidths(limits, 4)));
+    space.AddKnob(Knob::Discrete("tile_oc", {1, 2, 4}));
+    AddPixelBlockKnobs(space, s);
+    space.AddKnob(Knob::Categorical("unroll_kw", {0, 1}));
+    space.AddConstraint([s, limits](const ConfigSpace& sp, const Config& c) {
+      return CheckOcVec(s, limits, OcVecTiles(sp, c));
+    });
+    return space;
+  }
+
+  std::string BuildOptions(const Workload& w, const ConfigSpace& space, const Config& c) const override {
+    const OcVecTiles t(space, c);
+    return ShapeOptions(ConvShape::Of(w)) + Define("VEC", t.vec) + Define("OCV", t.oc) + Define("UNROLL_KW", t.unroll_kw) +
+           t.pixels.BuildOptions();
+  }
+
+  LaunchGeometry Geometry(const Workload& w, const ConfigSpace& space, const Config& c) const override {
+    const ConvShape s = ConvShape::Of(w);
+    const OcVecTiles t(space, c);
+    return t.pixels.Geometry(s, s.n * t.channel_groups(s));
+  }
+};
+
+}  // namespace
+
+const KernelTemplate& Conv2dOcVecTemplate() {
+  static const Conv2dOcVec instance;
+  return instance;
+}
+
+}  // namespace tt

@@ -1,0 +1,25 @@
+#pragma once
+// What every conv2d sketch shares: the operator, buffers (NCHW data, OIHW weights, NCHW
+// output), FLOPs (always those of the direct convolution, so that sketches compare by time),
+// the reference, and the shape's build options.
+#include <string>
+
+#include "ops/conv_shape.h"
+#include "ops/kernel_template.h"
+
+namespace tt {
+
+class Conv2dTemplate : public KernelTemplate {
+ public:
+  std::string_view op() const override { return "conv2d"; }
+  std::vector<BufferSpec> Buffers(const Workload& w) const override;
+  double Flops(const Workload& w) const override;
+  // An im2col product through Eigen, with OIHW weights in inputs[1].
+  void Reference(const Workload& w, const std::vector<const float*>& inputs, float* output) const override;
+
+ protected:
+  // -D N, CI, H, W, CO, KH, KW, STRIDE, PAD, DIL, OH, OW (and -cl-mad-enable).
+  static std::string ShapeOptions(const ConvShape& s);
+};
+
+}  // namespace tt
