@@ -10,7 +10,10 @@
 # over seeds) and where they go, from each database: the OpenCL program builds (sum of
 # compile_s), the timed launches (sum of times_json) and the rest (worker round trips, the
 # untimed warm-up launch in which POCL generates the work-group code, reference checks, tuner,
-# SQLite, process start). EXTRA_ARGS are appended to both commands (e.g. "--min-time 0.02").
+# SQLite, process start). Timeouts are counted at the --timeout each cost (10 s unless EXTRA_ARGS
+# set it), the warm-up launches at one median time per ok trial (a lower bound: on POCL the
+# first launch also generates code). EXTRA_ARGS are appended to both commands (e.g.
+# "--min-time 0.02").
 #
 # An older build: git worktree add ../old REV; cmake -S ../old -B ../old/build -G Ninja
 # -DCMAKE_BUILD_TYPE=Release -DTENSORTUNE_TESTS=OFF; cmake --build ../old/build --target
@@ -69,6 +72,8 @@ import json, sqlite3, statistics, sys
 
 manifest, shape, trials, nproc, extra = sys.argv[1:6]
 rows = [line.rstrip("\n").split("\t") for line in open(manifest) if line.strip()]
+words = extra.split()
+timeout_s = float(words[words.index("--timeout") + 1]) if "--timeout" in words else 10.0  # tune's default
 by_build = {}
 for build, seed, db, wall in rows:
     con = sqlite3.connect(db)
@@ -78,23 +83,28 @@ for build, seed, db, wall in rows:
     repeats = sum(len(json.loads(t)) for (t,) in con.execute("SELECT times_json FROM trials WHERE status = 'ok'"))
     ok = con.execute("SELECT COUNT(*) FROM trials WHERE status = 'ok'").fetchone()[0]
     best = con.execute("SELECT MAX(gflops) FROM trials").fetchone()[0] or 0
+    timeouts = con.execute("SELECT COUNT(*) FROM trials WHERE status = 'timeout'").fetchone()[0]
+    # The untimed warm-up launch runs the kernel once more: at least one median time per ok trial.
+    warm = con.execute("SELECT TOTAL(time_s) FROM trials WHERE status = 'ok'").fetchone()[0]
     wall = float(wall)
+    rest = wall - compile_s - timed - timeouts * timeout_s - warm
     by_build.setdefault(build, []).append({
         "seed": seed, "n": n, "ok": ok, "wall": wall / n, "compile": compile_s / n, "timed": timed / n,
-        "rest": (wall - compile_s - timed) / n, "repeats": repeats / max(ok, 1), "best": best})
+        "timeouts": timeouts, "timeout": timeouts * timeout_s / n, "warm": warm / n, "rest": rest / n,
+        "repeats": repeats / max(ok, 1), "best": best})
 
 print(f"Seconds per trial, gemm {shape}, tuner random, {trials} trials, seeds "
       f"{' '.join(r['seed'] for r in next(iter(by_build.values())))}"
       f"{', extra arguments ' + extra if extra else ''} (nproc {nproc}; medians over seeds)\n")
-print("| build | trials (ok) | wall s/trial | compile s/trial | timed s/trial | rest s/trial | timed repeats per ok trial | best GFLOPS |")
-print("|---|---|---|---|---|---|---|---|")
+columns = ["wall", "compile", "timed", "timeout", "warm", "rest"]
+print("| build | trials (ok, timeouts) | wall s/trial | compile s/trial | timed s/trial | timeouts s/trial | "
+      "warm-up launches s/trial (at least) | rest s/trial | timed repeats per ok trial | best GFLOPS |")
+print("|---|---|---|---|---|---|---|---|---|---|")
 for build, runs in by_build.items():
     m = lambda k: statistics.median(r[k] for r in runs)
-    print(f"| {build} | {m('n'):g} ({m('ok'):g}) | {m('wall'):.3f} | {m('compile'):.3f} | {m('timed'):.3f} | "
-          f"{m('rest'):.3f} | {m('repeats'):.1f} | {m('best'):.1f} |")
-    print("|  per seed | | " + ", ".join(f"{r['wall']:.3f}" for r in runs) + " | " +
-          ", ".join(f"{r['compile']:.3f}" for r in runs) + " | " + ", ".join(f"{r['timed']:.3f}" for r in runs) +
-          " | " + ", ".join(f"{r['rest']:.3f}" for r in runs) + " | | |")
+    print(f"| {build} | {m('n'):g} ({m('ok'):g}, {m('timeouts'):g}) | " +
+          " | ".join(f"{m(c):.3f}" for c in columns) + f" | {m('repeats'):.1f} | {m('best'):.1f} |")
+    print("| per seed | | " + " | ".join(", ".join(f"{r[c]:.3f}" for r in runs) for c in columns) + " | | |")
 if "old" in by_build and "new" in by_build:
     o = statistics.median(r["wall"] for r in by_build["old"])
     n = statistics.median(r["wall"] for r in by_build["new"])
