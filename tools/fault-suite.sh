@@ -1,0 +1,308 @@
+#!/usr/bin/env bash
+# Fault suite: kills, signals, concurrent writers and damaged databases against a built
+# tensortune, with counts printed as a table at the end. Too slow for the test suite; the
+# figures go to BENCHMARKS.md ("Fault suite").
+#
+#   tools/fault-suite.sh            (after building: cmake --build build --target tensortune tensortune-worker)
+#
+# Repetitions (environment): KILL_RUNS=20 NET_KILLS=4 WORKER_KILLS=5 SIGNAL_RUNS=3 CONC_TRIALS=6;
+# PARTS="tuner_kills worker_kills signals concurrency databases" picks parts; TENSORTUNE=path.
+# Every process it starts is its own child; it kills those by pid only, never by name.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+BIN=${TENSORTUNE:-build/bin/tensortune}
+if [[ ! -x $BIN || ! -x $(dirname "$BIN")/tensortune-worker ]]; then
+  echo "fault-suite: $BIN or its worker is missing; build first:" >&2
+  echo "  cmake --build build --target tensortune tensortune-worker" >&2
+  exit 2
+fi
+command -v sqlite3 >/dev/null || { echo "fault-suite: needs the sqlite3 command-line shell" >&2; exit 2; }
+BIN=$(realpath "$BIN")
+KILL_RUNS=${KILL_RUNS:-20} NET_KILLS=${NET_KILLS:-4} WORKER_KILLS=${WORKER_KILLS:-5}
+SIGNAL_RUNS=${SIGNAL_RUNS:-3} CONC_TRIALS=${CONC_TRIALS:-6}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+# A private kernel cache: the first measurement of a config compiles it, as for a user.
+export POCL_CACHE_DIR=$WORK/pocl-cache
+
+ROWS=()
+row() { ROWS+=("| $1 | $2 | $3 | $4 |"); printf '  %-55s %s (expected %s)\n' "$2" "$3" "$4"; }
+sql() { sqlite3 -cmd ".timeout 10000" "$1" "$2"; }
+now() { date +%s.%N; }
+sleep_ms() { sleep "$(printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000)))"; }
+json_int() { sed -n "s/^  \"$2\": \([0-9-]*\),\{0,1\}\$/\1/p" "$1" | head -1; }
+# Rows of one task measured more than once: final (transient = 0) ones, and all of them.
+dup_final() { sql "$1" "SELECT count(*) FROM (SELECT 1 FROM trials WHERE transient = 0 GROUP BY workload_id, template_id, device_id, config_key HAVING count(*) > 1)"; }
+dup_total() { sql "$1" "SELECT count(*) - count(DISTINCT workload_id || ':' || template_id || ':' || device_id || ':' || config_key) FROM trials"; }
+# Of those, rows that measure again a config whose earlier row was an environment failure (by design).
+dup_retries() { sql "$1" "SELECT count(*) FROM trials t WHERE EXISTS (SELECT 1 FROM trials e WHERE e.id < t.id AND e.transient = 1
+  AND e.workload_id = t.workload_id AND e.template_id = t.template_id AND e.device_id = t.device_id AND e.config_key = t.config_key)"; }
+dups_text() { echo "$(dup_final "$1"); $(dup_total "$1") ($(dup_retries "$1") retries of transient failures)"; }
+batches() { [[ -f $1 ]] && sql "$1" "SELECT run_id || ':' || batch || ':' || count(*) FROM trials GROUP BY run_id, batch" 2>/dev/null; }
+
+
+# 1. kill -9 of the tuner at a random moment, then the same command again to completion.
+# Every run uses the same seed on a fresh database, after a warm-up run on a scratch database
+# has compiled the configs that seed proposes: with POCL's kernel cache warm and --min-time 0.1,
+# a run lasts several seconds and a batch commits every second or so, so kills at 0.5-6 s land
+# between and within batches, not only before the first one (on a loaded 2-core machine a
+# cold compile takes seconds).
+part_tuner_kills() {
+  echo "1. kill -9 of tune ($KILL_RUNS runs) and of tune-network ($NET_KILLS runs)"
+  local kills=0 hit=0 at_kill=0 completions_failed=0 dups=0 dupt=0 retries=0 running=0 claims=0 k
+  local kill_cmd=(tune --op gemm --shape 64,64,64 --trials 24 --batch-size 4 --min-time 0.1 --seed 1)
+  "$BIN" tune --op gemm --shape 64,64,64 --trials 48 --batch-size 4 --min-time 0.005 --seed 1 --db "$WORK/warm-up.db" > /dev/null 2>&1
+  : > "$WORK/missing"
+  for ((k = 0; k < KILL_RUNS; k++)); do
+    local db=$WORK/kill$k.db
+    local cmd=("$BIN" "${kill_cmd[@]}" --db "$db")
+    "${cmd[@]}" > /dev/null 2>> "$WORK/kill.err" &
+    local pid=$!
+    sleep_ms $((500 + RANDOM % 5501))
+    kill -9 "$pid" 2> /dev/null && hit=$((hit + 1))
+    wait "$pid" 2> /dev/null
+    kills=$((kills + 1))
+    [[ -f $db ]] || continue
+    at_kill=$((at_kill + $(sql "$db" "SELECT count(DISTINCT batch) FROM trials")))
+    batches "$db" > "$db.at-kill"
+    "${cmd[@]}" > /dev/null 2>> "$WORK/kill.err"
+    local code=$?
+    [[ $code == 0 ]] || { completions_failed=$((completions_failed + 1)); echo "   completion exit $code: $(tail -1 "$WORK/kill.err")"; }
+    # Every batch committed before the kill must still be there, unchanged.
+    comm -23 <(sort -u "$db.at-kill") <(batches "$db" | sort -u) | sed "s|^|$k:|" >> "$WORK/missing"
+    dups=$((dups + $(dup_final "$db"))) dupt=$((dupt + $(dup_total "$db"))) retries=$((retries + $(dup_retries "$db")))
+    running=$((running + $(sql "$db" "SELECT count(*) FROM runs WHERE status = 'running'")))
+    claims=$((claims + $(sql "$db" "SELECT count(*) FROM claims")))
+  done
+  row 1 "tune runs killed with -9 (random 0.5-6 s)" "$kills ($((kills - hit)) had already finished)" "$KILL_RUNS"
+  row 1 "batches committed before the kills (sum)" "$at_kill" "-"
+  row 1 "committed batches lost afterwards" "$(wc -l < "$WORK/missing")" 0
+  row 1 "completion runs (same command) not exiting 0" "$completions_failed" 0
+  row 1 "configs measured twice, final rows (transient = 0)" "$dups" 0
+  row 1 "configs measured twice, all rows" "$dupt ($retries retries of transient failures)" "retries only"
+  row 1 "claims left after the completion runs" "$claims" 0
+  row 1 "runs left 'running' (the killed ones; nothing can mark them)" "$running" "$hit"
+
+  # tune-network on a two-layer user network: killed, then the same command continues.
+  cat > "$WORK/tiny.json" << 'EOF'
+{"name": "tiny", "layers": [
+  {"name": "proj", "op": "gemm", "shape": "{batch*32},32,32", "repeat": 2},
+  {"name": "head", "op": "gemm", "shape": "{batch*8},64,32"}]}
+EOF
+  local budget=24 wrong_total=0 net_dups=0 net_failed=0 net_unfinished=0 net_at_kill=0 net_hit=0 n
+  local net=("$BIN" tune-network "$WORK/tiny.json" --trials "$budget" --batch-size 2 --min-time 0.1 --tuner random --seed 1)
+  "${net[@]}" --db "$WORK/net-warm-up.db" > /dev/null 2>&1
+  for ((n = 0; n < NET_KILLS; n++)); do
+    local db=$WORK/net$n.db
+    local cmd=("${net[@]}" --db "$db")
+    "${cmd[@]}" > /dev/null 2>> "$WORK/net.err" &
+    local pid=$!
+    sleep_ms $((500 + RANDOM % 5501))
+    kill -9 "$pid" 2> /dev/null && net_hit=$((net_hit + 1))
+    wait "$pid" 2> /dev/null
+    # A network run that had already finished is not continued: the same command starts anew.
+    [[ -f $db && $(sql "$db" "SELECT status FROM network_runs" 2> /dev/null) == finished ]] && continue
+    [[ -f $db ]] && net_at_kill=$((net_at_kill + $(sql "$db" "SELECT count(*) FROM trials" 2> /dev/null || echo 0)))
+    "${cmd[@]}" > /dev/null 2>> "$WORK/net.err"
+    local code=$?
+    [[ $code == 0 ]] || { net_failed=$((net_failed + 1)); echo "   continuation exit $code: $(tail -1 "$WORK/net.err")"; }
+    [[ $(sql "$db" "SELECT count(*) FROM trials") == "$budget" ]] || wrong_total=$((wrong_total + 1))
+    net_dups=$((net_dups + $(dup_total "$db") - $(dup_retries "$db")))
+    [[ $(sql "$db" "SELECT count(*) || status FROM network_runs") == 1finished ]] || net_unfinished=$((net_unfinished + 1))
+  done
+  row 1 "tune-network runs killed with -9 (random 0.5-6 s), then continued" "$net_hit of $NET_KILLS killed mid-run (trials at the kills: $net_at_kill)" "$NET_KILLS"
+  row 1 "continuations not exiting 0" "$net_failed" 0
+  row 1 "networks whose trials != budget ($budget)" "$wrong_total" 0
+  row 1 "tune-network configs measured twice (retries of transient failures aside)" "$net_dups" 0
+  row 1 "network runs not one 'finished' row" "$net_unfinished" 0
+}
+
+# 2. kill -9 of the worker (the tuner's own child) while a tune runs.
+part_worker_kills() {
+  echo "2. kill -9 of the worker ($WORKER_KILLS runs)"
+  local db=$WORK/worker.db sent=0 failed_runs=0 i
+  local cmd=("$BIN" tune --op gemm --shape 64,64,64 --trials 4 --batch-size 2 --min-time 0.005 --seed 7 --db "$db")
+  for ((i = 0; i < WORKER_KILLS; i++)); do
+    "${cmd[@]}" > /dev/null 2>> "$WORK/worker.err" &
+    local pid=$! wpid="" until=$((SECONDS + 8))
+    sleep_ms $((1000 + RANDOM % 2001))
+    while [[ -z $wpid && $SECONDS -lt $until ]] && kill -0 "$pid" 2> /dev/null; do
+      wpid=$(pgrep -P "$pid" | head -1)
+      [[ -z $wpid ]] && sleep 0.1
+    done
+    [[ -n $wpid ]] && kill -9 "$wpid" && sent=$((sent + 1))
+    wait "$pid"
+    local code=$?
+    [[ $code == 0 ]] || { failed_runs=$((failed_runs + 1)); echo "   tune exit $code: $(tail -1 "$WORK/worker.err")"; }
+  done
+  "${cmd[@]}" > /dev/null 2>> "$WORK/worker.err" || failed_runs=$((failed_runs + 1))  # measures the last one again
+  local killed="error LIKE '%signal 9%'"
+  row 2 "worker kills sent (pid of the tuner's child)" "$sent" "$WORKER_KILLS"
+  row 2 "trials whose error names signal 9" "$(sql "$db" "SELECT count(*) FROM trials WHERE $killed")" "$sent"
+  row 2 "... of them not marked transient" "$(sql "$db" "SELECT count(*) FROM trials WHERE $killed AND transient = 0")" 0
+  row 2 "... of them not measured again by a later run" "$(sql "$db" "SELECT count(*) FROM trials t WHERE $killed AND NOT EXISTS
+      (SELECT 1 FROM trials u WHERE u.config_key = t.config_key AND u.run_id > t.run_id AND u.transient = 0)")" 0
+  row 2 "tune runs not exiting 0" "$failed_runs" 0
+  row 2 "runs not 'finished'" "$(sql "$db" "SELECT count(*) FROM runs WHERE status != 'finished'")" 0
+}
+
+# 3. SIGINT and SIGTERM while a batch of 512^3 GEMM with --min-time 2 is measured.
+part_signals() {
+  echo "3. SIGINT and SIGTERM ($SIGNAL_RUNS runs each)"
+  local sig r
+  set -m  # background jobs of a script ignore SIGINT unless job control is on
+  for sig in INT TERM; do
+    local slowest=0 codes="" mismatch=0 claims=0 kept=0 statuses=""
+    for ((r = 0; r < SIGNAL_RUNS; r++)); do
+      local db=$WORK/sig$sig$r.db out=$WORK/sig$sig$r.json
+      "$BIN" tune --op gemm --shape 512,512,512 --trials 16 --min-time 2 --seed $((r + 1)) --json --db "$db" \
+        > "$out" 2> "$WORK/sig$sig$r.err" &
+      local pid=$!
+      sleep_ms $((10000 + RANDOM % 6001))  # a few configs of the first batch done
+      local t0; t0=$(now)
+      kill -s "$sig" "$pid"
+      wait "$pid"
+      local code=$? t1; t1=$(now)
+      slowest=$(awk -v a="$t0" -v b="$t1" -v m="$slowest" 'BEGIN { d = b - a; print (d > m ? d : m) }')
+      codes+="$code "
+      local reported in_db; reported=$(json_int "$out" trials) in_db=$(sql "$db" "SELECT count(*) FROM trials")
+      [[ $reported == "$in_db" ]] || mismatch=$((mismatch + 1))
+      kept=$((kept + in_db))
+      claims=$((claims + $(sql "$db" "SELECT count(*) FROM claims")))
+      statuses+="$(sql "$db" "SELECT status FROM runs") "
+    done
+    row 3 "SIG$sig: slowest signal-to-exit (s)" "$(printf '%.2f' "$slowest")" "< 2"
+    row 3 "SIG$sig: exit codes" "${codes% }" 130
+    row 3 "SIG$sig: runs whose DB trials != reported trials" "$mismatch (trials kept: $kept)" 0
+    row 3 "SIG$sig: claims left" "$claims" 0
+    row 3 "SIG$sig: run statuses" "${statuses% }" interrupted
+  done
+  set +m
+}
+
+# 4. Concurrent tune processes on one database, plus readers.
+part_concurrency() {
+  echo "4. concurrent tune processes ($CONC_TRIALS trials each) with readers"
+  local shapes=(64,64,64 64,64,32 64,32,64 32,64,64) n mode
+  for n in 2 4; do
+    for mode in same-seed seeds tasks; do
+      local db=$WORK/conc$n$mode.db pids=() p lost=0 lockerr=0 failed=0
+      : > "$WORK/reader.err"; : > "$WORK/reader-timeout.err"
+      for ((p = 0; p < n; p++)); do
+        local shape=64,64,64 seed=11
+        [[ $mode == seeds ]] && seed=$((20 + p))
+        [[ $mode == tasks ]] && shape=${shapes[p]}
+        "$BIN" tune --op gemm --shape $shape --trials "$CONC_TRIALS" --batch-size 2 --min-time 0.005 --seed $seed \
+          --json --db "$db" > "$WORK/c$p.json" 2> "$WORK/c$p.err" &
+        pids+=($!)
+      done
+      # Readers while they run: the sqlite3 shell as a user types it (no busy timeout), the same
+      # with a busy timeout as a program would set one, and tensortune's compare.
+      (
+        reads=0 errors=0
+        alive() { local q; for q in "${pids[@]}"; do kill -0 "$q" 2> /dev/null && return 0; done; return 1; }
+        while alive; do
+          if [[ -s $db ]]; then
+            sqlite3 "$db" "SELECT count(*) FROM trials" > /dev/null 2>> "$WORK/reader.err" || errors=$((errors + 1))
+            sqlite3 -cmd ".timeout 5000" "$db" "SELECT count(*) FROM trials" > /dev/null 2>> "$WORK/reader-timeout.err" ||
+              errors=$((errors + 1))
+            "$BIN" compare --op gemm --shape 64,64,64 --db "$db" --tuners random --seeds 1 --trials 2 --batch-size 1 \
+              > /dev/null 2>> "$WORK/reader.err"
+            code=$?  # 2: nothing recorded yet for that workload
+            [[ $code == 0 || $code == 2 ]] || errors=$((errors + 1))
+            reads=$((reads + 3))
+          fi
+          sleep 0.2
+        done
+        echo "$reads $errors" > "$WORK/reader.count"
+      ) &
+      local reader=$!
+      for ((p = 0; p < n; p++)); do
+        wait "${pids[p]}"
+        local code=$?
+        [[ $code == 0 ]] && continue
+        failed=$((failed + 1))
+        echo "   $n x $mode: tune $p exit $code: $(tail -1 "$WORK/c$p.err")"
+      done
+      wait "$reader"
+      sort "$WORK/reader.err" | uniq -c | sed "s/^/   $n x $mode reader: /"
+      for ((p = 0; p < n; p++)); do
+        local run reported rows
+        run=$(json_int "$WORK/c$p.json" run_id) reported=$(json_int "$WORK/c$p.json" trials)
+        rows=$(sql "$db" "SELECT count(*) FROM trials WHERE run_id = '${run:-0}'")
+        [[ -n $reported && $reported == "$rows" ]] || lost=$((lost + ${reported:-0} - rows))
+        lockerr=$((lockerr + $(grep -ci -e locked -e busy "$WORK/c$p.err")))
+      done
+      local reads rerrs; read -r reads rerrs < "$WORK/reader.count"
+      local rlocked tlocked
+      rlocked=$(grep -ci -e locked -e busy "$WORK/reader.err") tlocked=$(grep -ci -e locked -e busy "$WORK/reader-timeout.err")
+      row 4 "$n x tune, $mode: rows lost (reported - recorded)" "$lost" 0
+      row 4 "$n x tune, $mode: processes not exiting 0; lock errors" "$failed; $lockerr" "0; 0"
+      row 4 "$n x tune, $mode: reads; failed; locked (sqlite3 without; with .timeout)" "$reads; $rerrs; $rlocked; $tlocked" "-; -; -; 0"
+      row 4 "$n x tune, $mode: configs twice (final; all rows)" "$(dups_text "$db")" "0; retries only"
+    done
+  done
+}
+
+# 5. Damaged and foreign databases: exit 2, the file byte-for-byte unchanged, nothing beside it.
+part_databases() {
+  echo "5. unusable database files"
+  local good=$WORK/good.db
+  if ! "$BIN" tune --op gemm --shape 64,64,64 --trials 4 --batch-size 4 --min-time 0.005 --db "$good" > /dev/null; then
+    row 5 "a good database to damage" "tune failed" "created"
+    return
+  fi
+  # Grow it past 20 pages with copies of its trials (transient, so the unique index allows them).
+  local i
+  for i in $(seq 1 100); do
+    sql "$good" "INSERT INTO trials (run_id, workload_id, template_id, device_id, config_key, config_json, status, error,
+      times_json, time_s, gflops, compile_s, batch, started_at, finished_at, transient)
+      SELECT run_id, workload_id, template_id, device_id, config_key || '#$i', config_json, status, error, times_json,
+      time_s, gflops, compile_s, batch, started_at, finished_at, 1 FROM trials WHERE config_key NOT LIKE '%#%'"
+  done
+  sql "$good" "PRAGMA wal_checkpoint(TRUNCATE)" > /dev/null
+  local size; size=$(stat -c %s "$good")
+  local name refused=0 total=0
+  for name in truncated-inside-last-page truncated-by-3-pages interior-pages-overwritten foreign newer-version \
+      not-a-database; do
+    local dir=$WORK/db-$name
+    local db=$dir/history.db
+    mkdir -p "$dir"
+    case $name in
+      truncated-inside-last-page) cp "$good" "$db"; truncate -s $((size - 1000)) "$db" ;;
+      truncated-by-3-pages) cp "$good" "$db"; truncate -s $((size - 3 * 4096)) "$db" ;;
+      interior-pages-overwritten)
+        cp "$good" "$db"
+        head -c $((size / 3)) /dev/zero | tr '\0' '\245' | dd of="$db" bs=4096 seek=$((size / 3 / 4096)) conv=notrunc status=none ;;
+      foreign) sqlite3 "$db" "CREATE TABLE t(x); INSERT INTO t VALUES (1);" ;;
+      newer-version) cp "$good" "$db"; sqlite3 "$db" "PRAGMA user_version = 999" ;;
+      not-a-database) echo "my notes, not a database" > "$db" ;;
+    esac
+    local sum_before files_before c codes="" unchanged=yes
+    sum_before=$(sha256sum < "$db") files_before=$(ls "$dir")
+    for c in tune sweep; do
+      local extra=(--trials 1); [[ $c == sweep ]] && extra=(--limit 1)
+      "$BIN" $c --op gemm --shape 8,8,8 "${extra[@]}" --min-time 0.01 --db "$db" > /dev/null 2> "$WORK/db.err"
+      local code=$?
+      codes+="$code "
+      total=$((total + 1))
+      [[ $(sha256sum < "$db") == "$sum_before" && $(ls "$dir") == "$files_before" ]] || unchanged=no
+      [[ $code == 2 && $unchanged == yes && $(wc -l < "$WORK/db.err") == 1 ]] && refused=$((refused + 1))
+    done
+    row 5 "$name: exit codes (tune, sweep); file and folder unchanged" "${codes% }; $unchanged" "2 2; yes"
+  done
+  row 5 "refused with exit 2, one line, sha256 unchanged" "$refused of $total" "$total of $total"
+}
+
+START=$SECONDS
+for part in ${PARTS:-tuner_kills worker_kills signals concurrency databases}; do
+  s=$SECONDS
+  "part_$part"
+  echo "   ($part: $((SECONDS - s)) s)"
+done
+echo
+echo "| part | measure | value | expected |"
+echo "|---|---|---|---|"
+printf '%s\n' "${ROWS[@]}"
+echo
+echo "fault suite: $((SECONDS - START)) s; $(date -u +%FT%TZ); load average $(cut -d' ' -f1-3 /proc/loadavg)"
