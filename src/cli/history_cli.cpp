@@ -36,6 +36,7 @@ HistoryCommands::HistoryCommands(CLI::App& app) {
   report_->add_option("--db", report_options_.db, "History database")->required();
   report_->add_option("--run", report_options_.run, "Only this run");
   report_->add_option("--workload", report_options_.workload, "Only this workload key (conv2d:n=1,ci=64,...)");
+  report_->add_option("--network-run", report_options_.network_run, "Only this network run (tune-network)");
   report_->add_option("--out", report_options_.out, "HTML file to write")->capture_default_str();
 }
 

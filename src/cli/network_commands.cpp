@@ -16,7 +16,7 @@
 #include "schedule/interrupt.h"
 #include "schedule/network_tuner.h"
 #include "schedule/sketch_selector.h"
-#include "tuners/tuner_factory.h"
+#include "schedule/tuner_start.h"
 
 namespace tt {
 namespace {
@@ -147,7 +147,7 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
     const auto kernels = ApplicableTemplates(tasks.front().workload);
     if (kernels.empty()) throw UserError("no kernel template computes " + tasks.front().workload.Key());
     const ConfigSpace probe = kernels.front()->Space(tasks.front().workload, measurer.limits());
-    MakeTuner(o.tuner, probe, o.seed, o.tuner_options);
+    CheckTunerChoice(o.tuner, probe, o.seed, o.tuner_options);
   }
   auto store = SqliteHistoryStore::Open(o.db);
   NetworkTuneOptions options;
@@ -177,7 +177,12 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
                          "untuned default configuration (measured in the warm-up round)\n",
                          r.WarmTasks(), r.tasks.size());
     }
-    progress.Update(r.trials_used, LatencyLine(r));
+    std::string line = LatencyLine(r);
+    if (r.last_task >= 0) {  // the task just tuned, and its best so far
+      const auto& t = r.tasks[static_cast<size_t>(r.last_task)];
+      line += fmt::format("  | {}: {} ms", Join(t.task.layers), Ms(t.LatencyS()));
+    }
+    progress.Update(r.trials_used, line);
   };
   const NetworkRunReport report =
       TuneNetwork(*store, measurer, measurer.device(), measurer.limits(), network, options, guard.flag(),

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <ostream>
@@ -105,21 +106,56 @@ std::string SingleMeasurementTable(const std::vector<const Task*>& tasks) {
   return html + "</table>";
 }
 
+// The estimated latency after each trial, carried forward between the rounds that recorded it.
+PlotSeries LatencySeries(const NetworkRunSummary& run) {
+  PlotSeries series{fmt::format("run {} {} {}", run.id, run.network, run.scheduler), {}};
+  for (const auto& [trials, latency] : run.progress) {
+    const double ms = latency * 1e3;
+    if (series.y.empty()) series.y.assign(static_cast<size_t>(std::max<int64_t>(trials - 1, 0)), ms);
+    series.y.resize(static_cast<size_t>(std::max<int64_t>(trials - 1, 0)), series.y.empty() ? ms : series.y.back());
+    series.y.push_back(ms);
+  }
+  return series;
+}
+
+std::string NetworkSection(const std::vector<NetworkRunSummary>& runs) {
+  if (runs.empty()) return "";
+  std::string table = "<table><tr><th>run</th><th>network</th><th>batch</th><th>scheduler</th><th>sketches</th>"
+                      "<th>tuner</th><th>status</th><th>trials</th><th>estimated latency</th><th>untuned default</th></tr>";
+  std::vector<PlotSeries> series;
+  for (const auto& r : runs) {
+    const std::string latency = r.progress.empty() ? "-" : fmt::format("{:.3f} ms", r.progress.back().second * 1e3);
+    const std::string defaults = r.default_latency_s > 0 ? fmt::format("{:.3f} ms", r.default_latency_s * 1e3) : "-";
+    table += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} of {}</td>"
+                         "<td>{}</td><td>{}</td></tr>",
+                         r.id, HtmlEscape(r.network), r.batch, HtmlEscape(r.scheduler), HtmlEscape(r.sketch_policy),
+                         HtmlEscape(r.tuner), HtmlEscape(r.status), r.progress.empty() ? 0 : r.progress.back().first,
+                         r.trials_requested, latency, defaults);
+    if (!r.progress.empty()) series.push_back(LatencySeries(r));
+  }
+  std::string html = "<h2>Network runs</h2>" + table + "</table>";
+  if (!series.empty())
+    html += "<h3>Estimated network latency</h3>" + SvgLinePlot(series, "trials", "estimated latency (ms)");
+  return html;
+}
+
 }  // namespace
 
 int RunReport(const ReportOptions& o, std::ostream& out) {
   if (!std::filesystem::exists(o.db)) throw UserError("no history database at " + o.db);
-  const auto trials = SqliteHistoryStore::Open(o.db)->TrialsWithTasks({"", o.workload, o.run, ""});
+  const auto store = SqliteHistoryStore::Open(o.db);
+  const auto trials = store->TrialsWithTasks({"", o.workload, o.run, "", o.network_run});
   if (trials.empty()) throw UserError("no trials in " + o.db + " match the report's filters");
+  const auto network_runs = o.run == 0 && o.workload.empty() ? store->NetworkRuns(o.network_run)
+                                                              : std::vector<NetworkRunSummary>{};
   const std::vector<Task> tasks = GroupByTask(trials);
-  std::string body;
+  std::string body = NetworkSection(network_runs);
   std::vector<const Task*> single;
   for (const Task& task : tasks) {
     if (HasConvergence(task)) body += TaskSection(task);
     else single.push_back(&task);
   }
   body += SingleMeasurementTable(single);
-  // Network runs (estimated latency over trials, per network) get their section here.
   const std::string html = fmt::format(
       "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>tensortune report</title><style>{}</style>"
       "</head><body><h1>tensortune report</h1><p>{}: {} trials of {} tasks</p>{}</body></html>\n",

@@ -104,4 +104,34 @@ void SqliteHistoryStore::EndNetworkRun(int64_t network_run_id, std::string_view 
   if (changed == 0) throw std::invalid_argument("no network run " + std::to_string(network_run_id) + " in " + path_);
 }
 
+std::vector<NetworkRunSummary> SqliteHistoryStore::NetworkRuns(int64_t only_id) const {
+  return Translated(path_, [&] {
+    SQLite::Statement q(*db_,
+                        "SELECT n.id, n.network, n.scheduler, n.sketch_policy, n.tuner, n.status, n.batch, "
+                        "n.trials_requested, (SELECT coalesce(sum(weight * default_time_s), 0) FROM network_tasks "
+                        "WHERE network_run_id = n.id AND default_time_s IS NOT NULL) "
+                        "FROM network_runs n WHERE ?1 = 0 OR n.id = ?1 ORDER BY n.id");
+    q.bind(1, only_id);
+    SQLite::Statement progress(*db_, "SELECT trials, latency_s FROM network_progress WHERE network_run_id = ? ORDER BY trials");
+    std::vector<NetworkRunSummary> runs;
+    while (q.executeStep()) {
+      NetworkRunSummary r;
+      r.id = q.getColumn(0).getInt64();
+      r.network = q.getColumn(1).getString();
+      r.scheduler = q.getColumn(2).getString();
+      r.sketch_policy = q.getColumn(3).getString();
+      r.tuner = q.getColumn(4).getString();
+      r.status = q.getColumn(5).getString();
+      r.batch = q.getColumn(6).getInt64();
+      r.trials_requested = q.getColumn(7).getInt64();
+      r.default_latency_s = q.getColumn(8).getDouble();
+      progress.bind(1, r.id);
+      while (progress.executeStep()) r.progress.emplace_back(progress.getColumn(0).getInt64(), progress.getColumn(1).getDouble());
+      progress.reset();
+      runs.push_back(std::move(r));
+    }
+    return runs;
+  });
+}
+
 }  // namespace tt

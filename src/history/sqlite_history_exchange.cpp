@@ -151,8 +151,9 @@ std::vector<TrialWithTask> SqliteHistoryStore::TrialsWithTasks(const TrialFilter
                                   " JOIN devices d ON d.id = trials.device_id JOIN runs r ON r.id = trials.run_id"
                                   " WHERE (?1 = '' OR w.op = ?1) AND (?2 = '' OR w.key = ?2)"
                                   " AND (?3 = 0 OR trials.run_id = ?3) AND (?4 = '' OR instr(d.name, ?4) > 0)"
+                                  " AND (?5 = 0 OR r.network_run_id = ?5)"
                                   " ORDER BY trials.id");
-    SQLite::bind(q, f.op, f.workload, f.run_id, f.device);
+    SQLite::bind(q, f.op, f.workload, f.run_id, f.device, f.network_run_id);
     std::vector<TrialWithTask> rows;
     while (q.executeStep()) {
       TrialWithTask row;

@@ -123,6 +123,16 @@ struct TrialFilter {
   std::string workload;  // a workload key, "conv2d:n=1,ci=64,..."
   int64_t run_id = 0;
   std::string device;    // a fragment of the device name
+  int64_t network_run_id = 0;  // only trials of the runs of this network run
+};
+
+// A network run as the report shows it: what it was, and its estimated latency over trials.
+struct NetworkRunSummary {
+  int64_t id = 0;
+  std::string network, scheduler, sketch_policy, tuner, status;
+  int64_t batch = 1, trials_requested = 0;
+  double default_latency_s = 0;  // sum of weight x untuned default over tasks whose default is known
+  std::vector<std::pair<int64_t, double>> progress;  // (trials so far, estimated latency in s)
 };
 
 struct MergeCounts {
@@ -209,6 +219,7 @@ class SqliteHistoryStore {
   int64_t NetworkTrialsUsed(int64_t network_run_id) const;  // trials of every run linked to it
   void RecordNetworkProgress(int64_t network_run_id, int64_t trials, double latency_s);
   void EndNetworkRun(int64_t network_run_id, std::string_view status, std::string_view error = {});
+  std::vector<NetworkRunSummary> NetworkRuns(int64_t only_id = 0) const;  // 0: every one, oldest first
 
  private:
   SqliteHistoryStore(std::string path, std::unique_ptr<SQLite::Database> db);

@@ -234,6 +234,7 @@ void NetworkRun::Search(Budget& budget, const NetworkProgress& progress) {
       if (sketch.task->best()) sketch.state.best_time_s = sketch.task->best()->time_s;
     }
     Refresh(slot, report_.tasks[t]);
+    report_.last_task = static_cast<int>(t);
     if (!step.exhausted) slot.scheduling.best_after_round.push_back(slot.scheduling.best_time_s);
     report_.trials_used = budget.used();
     if (std::isfinite(report_.LatencyS()) && step.measured > 0)

@@ -66,6 +66,7 @@ struct NetworkRunReport {
   bool interrupted = false;
   bool exhausted = false;  // every sketch of every task was searched completely
   std::vector<NetworkTaskReport> tasks;
+  int last_task = -1;  // the task of the latest round
 
   // Sum over tasks of weight x LatencyS(); tasks with neither best nor default are left out
   // (counted by TasksUnknown), tasks with only a default are counted by TasksAtDefault.

@@ -61,6 +61,16 @@ TEST(TuneNetworkCommand, TunesAUserNetworkAndRecordsEveryTrial) {
   EXPECT_EQ(Sql(db, "SELECT count(*) FROM trials"), "12\n");
   EXPECT_EQ(Sql(db, "SELECT status, trials_requested FROM network_runs"), "finished|12\n");
   EXPECT_EQ(Sql(db, "SELECT count(*) FROM runs WHERE network_run_id IS NULL"), "0\n");
+
+  // The report plots the estimated latency of the network run over its trials.
+  const auto page = dir.path() / "report.html";
+  const auto report_run = RunProgram(kProgram + " report --network-run 1 --db " + db.string() + " --out " +
+                                         page.string(), dir.path());
+  ASSERT_EQ(report_run.exit_code, 0) << report_run.err;
+  const std::string html = testing::ReadFile(page);
+  EXPECT_NE(html.find("<h2>Network runs</h2>"), std::string::npos);
+  EXPECT_NE(html.find("estimated latency (ms)"), std::string::npos);
+  EXPECT_NE(html.find("run 1 tiny ucb"), std::string::npos);
 }
 
 TEST(TuneNetworkCommand, MalformedUserNetworkIsRefusedNamingTheFieldWithNothingWritten) {

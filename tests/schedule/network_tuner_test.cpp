@@ -91,6 +91,22 @@ TEST(TuneNetwork, AnInterruptedRunContinuesWithoutMeasuringTwice) {
   EXPECT_EQ(Count(db, "SELECT count(DISTINCT workload_id || config_key) FROM trials"), 80);
 }
 
+TEST(TuneNetwork, AutoTakesEachTasksHistoryFlow) {
+  TempDir dir;
+  auto store = SqliteHistoryStore::Open(dir.File("h.db"));
+  FakeMeasurer fake{testing::IndexGflops};
+  TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, kTiny, Options("round-robin", 16), nullptr);
+  NetworkTuneOptions automatic = Options("ucb", 16);
+  automatic.tuner = "auto";
+  const auto report = TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, kTiny, automatic, nullptr);
+  EXPECT_EQ(report.trials_used, 16);
+  EXPECT_EQ(report.WarmTasks(), 2);
+  for (const auto& t : report.tasks)
+    for (const auto& s : t.sketches) EXPECT_NE(s.flow.find("exact history"), std::string::npos) << s.flow;
+  EXPECT_EQ(Count(dir.File("h.db"), "SELECT count(*) FROM runs WHERE tuner = 'auto'"), 2);
+  EXPECT_EQ(Count(dir.File("h.db"), "SELECT count(DISTINCT workload_id || config_key) FROM trials"), 32);
+}
+
 TEST(TuneNetwork, ABrokenEnvironmentMarksTheRunFailedAndKeepsItsTrials) {
   TempDir dir;
   const std::string db = dir.File("h.db");
