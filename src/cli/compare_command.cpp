@@ -152,7 +152,7 @@ ReplayTarget BuiltInTarget(const CompareOptions& o, const SqliteHistoryStore& st
   t.workload = ParseWorkload(o.op, o.shape, o.shape_flags);
   t.kernel = &PickTemplate(t.workload, o.kernel_template);
   t.what = t.workload.Key() + " with template " + std::string(t.kernel->name());
-  const TemplateRef ref{std::string(t.kernel->name()), std::string(t.kernel->op()), t.kernel->SourceHash()};
+  const TemplateRef ref{std::string(t.kernel->name()), std::string(t.kernel->op()), t.kernel->SourceHash(), ""};
   std::tie(t.ids, t.device) = PickRecordedDevice(store.RecordedTasks(t.workload, ref), o.device, t.what);
   // An imported device's limits are unknown: none apply.
   const DeviceLimits limits = t.device.imported ? DeviceLimits{size_t{1} << 30, size_t{1} << 40}

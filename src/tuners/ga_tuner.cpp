@@ -14,10 +14,8 @@ constexpr int kMaxRepairs = 1000;
 }  // namespace
 
 void GaOptions::Validate() const {
-  if (pop_size < 1) throw UserError("ga option pop_size must be at least 1");
-  if (elite_num > pop_size) throw UserError("ga option elite_num must not exceed pop_size");
-  if (!(mutation_prob >= 0 && mutation_prob <= 1))
-    throw UserError("ga option mutation_prob must lie in [0, 1], got " + std::to_string(mutation_prob));
+  RequirePopulation("ga", pop_size, elite_num);
+  RequireProbability("ga", "mutation_prob", mutation_prob);
 }
 
 GaOptions GaOptions::Parse(const TunerOptionMap& options) {

@@ -28,10 +28,9 @@ void SortBestFirst(std::vector<ScoredConfig>& scored) {
 }  // namespace
 
 void GgaOptions::Validate() const {
-  if (pop_size < 1) throw UserError("gga option pop_size must be at least 1");
-  if (elite_num > pop_size) throw UserError("gga option elite_num must not exceed pop_size");
-  for (const double p : {crossover_prob, elite_mutation_prob})
-    if (!(p >= 0 && p <= 1)) throw UserError("gga option probabilities must lie in [0, 1], got " + std::to_string(p));
+  RequirePopulation("gga", pop_size, elite_num);
+  RequireProbability("gga", "crossover_prob", crossover_prob);
+  RequireProbability("gga", "elite_mutation_prob", elite_mutation_prob);
 }
 
 GgaOptions GgaOptions::Parse(const TunerOptionMap& options) {

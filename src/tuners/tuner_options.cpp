@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <string>
 
 #include "core/errors.h"
 
@@ -15,7 +16,24 @@ bool ParseWhole(const std::string& text, T& value) {
   return ec == std::errc() && ptr == end;
 }
 
+[[noreturn]] void Refuse(std::string_view tuner, std::string_view key, const std::string& problem) {
+  throw UserError(std::string(tuner) + " option " + std::string(key) + " " + problem);
+}
+
 }  // namespace
+
+void RequireAtLeastOne(std::string_view tuner, std::string_view key, size_t value) {
+  if (value < 1) Refuse(tuner, key, "must be at least 1");
+}
+
+void RequireProbability(std::string_view tuner, std::string_view key, double value) {
+  if (!(value >= 0 && value <= 1)) Refuse(tuner, key, "must lie in [0, 1], got " + std::to_string(value));
+}
+
+void RequirePopulation(std::string_view tuner, size_t pop_size, size_t elite_num) {
+  RequireAtLeastOne(tuner, "pop_size", pop_size);
+  if (elite_num > pop_size) Refuse(tuner, "elite_num", "must not exceed pop_size");
+}
 
 TunerOptionReader::TunerOptionReader(std::string_view tuner, const TunerOptionMap& options)
     : tuner_(tuner), options_(options) {}

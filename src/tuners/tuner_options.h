@@ -10,6 +10,13 @@ namespace tt {
 
 using TunerOptionMap = std::map<std::string, std::string>;
 
+// Range checks shared by the tuners' option structs; each throws UserError naming the tuner
+// and the option: "<tuner> option <key> must ...".
+void RequireAtLeastOne(std::string_view tuner, std::string_view key, size_t value);
+void RequireProbability(std::string_view tuner, std::string_view key, double value);  // in [0, 1]
+// A population of `pop_size` configs keeping `elite_num` of them (the genetic tuners).
+void RequirePopulation(std::string_view tuner, size_t pop_size, size_t elite_num);
+
 class TunerOptionReader {
  public:
   TunerOptionReader(std::string_view tuner, const TunerOptionMap& options);

@@ -26,12 +26,11 @@ XgbParams ModelParams(const XgbTunerOptions& options, uint64_t seed) {
 }  // namespace
 
 void XgbTunerOptions::Validate() const {
-  if (plan_size < 1) throw UserError("xgb option plan_size must be at least 1");
-  if (train_every < 1) throw UserError("xgb option train_every must be at least 1");
-  if (!(epsilon >= 0 && epsilon <= 1))
-    throw UserError("xgb option epsilon must lie in [0, 1], got " + std::to_string(epsilon));
-  if (sa_walkers < 1) throw UserError("xgb option sa_walkers must be at least 1");
-  if (sa_early_stop < 1) throw UserError("xgb option sa_early_stop must be at least 1");
+  RequireAtLeastOne("xgb", "plan_size", plan_size);
+  RequireAtLeastOne("xgb", "train_every", train_every);
+  RequireProbability("xgb", "epsilon", epsilon);
+  RequireAtLeastOne("xgb", "sa_walkers", sa_walkers);
+  RequireAtLeastOne("xgb", "sa_early_stop", sa_early_stop);
   if (!(importance_smoothing > 0 && importance_smoothing <= 1))
     throw UserError("xgb-tl option importance_smoothing must lie in (0, 1]");
 }
