@@ -46,11 +46,14 @@ FlowOptions FlowOptions::Parse(const TunerOptionMap& options) {
   parsed.threshold = reader.Real("threshold", parsed.threshold);
   parsed.candidates.omega = reader.Real("omega", parsed.candidates.omega);
   const size_t any_device = reader.Count("any_device", 0);
+  const size_t filter = reader.Count("filter", 1);
   reader.RejectUnknown();
   if (!(parsed.threshold >= 0 && parsed.threshold <= 1)) throw UserError("auto option threshold must lie in [0, 1]");
   if (!(parsed.candidates.omega >= 0)) throw UserError("auto option omega must not be negative");
   if (any_device > 1) throw UserError("auto option any_device must be 0 or 1");
+  if (filter > 1) throw UserError("auto option filter must be 0 or 1");
   parsed.any_device = any_device == 1;
+  parsed.filter = filter == 1;
   return parsed;
 }
 
@@ -75,8 +78,16 @@ FlowChoice ChooseFlow(const SqliteHistoryStore& store, const FlowTask& task, uin
   const auto& t = task.kernel_template;
   const HistoryScope scope{queries.TemplateVersions(t.name, t.knob_schema, t.source_hash),
                            options.any_device ? 0 : task.ids.device};
+  CandidateOptions candidates = options.candidates;
+  TunerOptionMap tuner_options;
+  if (!options.filter) {
+    constexpr size_t kEvery = size_t{1} << 30;
+    candidates.per_workload = static_cast<int64_t>(kEvery);
+    candidates.limit = kEvery;
+    tuner_options["transfer_keep"] = std::to_string(kEvery);
+  }
   const CandidateSearch search =
-      FindCandidates(queries, scope, task.workload, SplitExtentsOf(*task.space), options.candidates);
+      FindCandidates(queries, scope, task.workload, SplitExtentsOf(*task.space), candidates);
   const std::vector<Observation> exact = TaskHistory(store, task.ids, *task.space);
 
   FlowChoice choice;
@@ -92,7 +103,7 @@ FlowChoice ChooseFlow(const SqliteHistoryStore& store, const FlowTask& task, uin
     warm_start.transfer = TransferSamples(search.records);
     choice.primed = warm_start.transfer.size();
   }
-  choice.made = MakeTuner(choice.tuner, *task.space, seed, {});
+  choice.made = MakeTuner(choice.tuner, *task.space, seed, choice.tuner == "xgb-tl" ? tuner_options : TunerOptionMap{});
   choice.made->Seed(exact);
   choice.made->Prime(warm_start);
   choice.seeded = exact.size();
@@ -105,9 +116,10 @@ FlowChoice ChooseFlow(const SqliteHistoryStore& store, const FlowTask& task, uin
     choice.explanation = fmt::format("auto: gga flow: {} >= threshold {:.2f}; first population from the best of {} adapted records",
                                      Describe(search), options.threshold, choice.primed);
   else
-    choice.explanation = fmt::format("auto: xgb-tl flow: {} below threshold {:.2f}; model pre-trained on {} "
-                                     "records, filtered by feature importance and match score at every fit",
-                                     Describe(search), options.threshold, choice.primed);
+    choice.explanation = fmt::format("auto: xgb-tl flow: {} below threshold {:.2f}; model pre-trained on {} records, {}",
+                                     Describe(search), options.threshold, choice.primed,
+                                     options.filter ? "filtered by feature importance and match score at every fit"
+                                                    : "all of them at every fit (filter=0)");
   return choice;
 }
 

@@ -137,6 +137,20 @@ TEST_F(Flow, DissimilarHistoryTakesXgbTlWithTransferRecords) {
   EXPECT_EQ(Choose(Gemm(7, 5, 3), space, any_score).flow, "gga");
 }
 
+TEST_F(Flow, UnfilteredXgbTlTrainsOnEveryOkRecord) {
+  Record(Gemm(64, 64, 32), GemmLike(64, 64, 32), 140);  // 120 ok: more than a workload's filtered share
+  const ConfigSpace space = GemmLike(7, 5, 3);
+  const FlowChoice filtered = Choose(Gemm(7, 5, 3), space);
+  FlowOptions every_record;
+  every_record.filter = false;
+  const FlowChoice unfiltered = Choose(Gemm(7, 5, 3), space, every_record);
+  ASSERT_EQ(unfiltered.flow, "xgb-tl");
+  EXPECT_EQ(filtered.primed, static_cast<size_t>(CandidateOptions{}.per_workload));
+  EXPECT_EQ(unfiltered.primed, 120u);
+  EXPECT_NE(unfiltered.explanation.find("filter=0"), std::string::npos) << unfiltered.explanation;
+  EXPECT_EQ(unfiltered.made->NextBatch(8).size(), 8u);
+}
+
 TEST_F(Flow, ExactHistoryIsSeededAndNeverProposedAgain) {
   const ConfigSpace space = GemmLike(64, 64, 32);
   const auto recorded = Record(Gemm(64, 64, 32), space, 25);
@@ -151,6 +165,8 @@ TEST_F(Flow, ExactHistoryIsSeededAndNeverProposedAgain) {
 TEST_F(Flow, OptionsAreChecked) {
   EXPECT_DOUBLE_EQ(FlowOptions::Parse({{"threshold", "0.3"}}).threshold, 0.3);
   EXPECT_TRUE(FlowOptions::Parse({{"any_device", "1"}}).any_device);
+  EXPECT_FALSE(FlowOptions::Parse({{"filter", "0"}}).filter);
+  EXPECT_THROW(FlowOptions::Parse({{"filter", "2"}}), UserError);
   EXPECT_THROW(FlowOptions::Parse({{"threshold", "2"}}), UserError);
   EXPECT_THROW(FlowOptions::Parse({{"pop_size", "8"}}), UserError);
 }
