@@ -6,6 +6,8 @@
 
 #include "ocl/devices.h"
 #include "ops/kernel_template.h"
+#include "tuners/tuner_factory.h"
+#include "warmstart/flow.h"
 
 namespace tt {
 
@@ -27,6 +29,24 @@ int RunTemplates(std::ostream& out) {
     out << fmt::format("{}: {}\n  --shape {}\n", op.name, op.description, op.shape_syntax);
     for (const auto* t : TemplatesFor(op.name)) out << fmt::format("  template {:<24} {}\n", t->name(), t->description());
   }
+  return 0;
+}
+
+namespace {
+
+void PrintTuner(std::ostream& out, const TunerDoc& tuner) {
+  out << fmt::format("{}: {}\n", tuner.name, tuner.summary);
+  if (tuner.options.empty()) out << "  no options\n";
+  for (const OptionDoc& o : tuner.options)
+    out << fmt::format("  {:<21} {}; default {}: {}\n", o.key, o.values, o.default_value, o.help);
+}
+
+}  // namespace
+
+int RunTuners(std::ostream& out) {
+  PrintTuner(out, {"auto", "chooses gga or xgb-tl per task from the history, and says why",
+                   DocumentOptionTable(FlowOptions::Table())});
+  for (const TunerDoc& tuner : TunerDocs()) PrintTuner(out, tuner);
   return 0;
 }
 

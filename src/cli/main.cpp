@@ -87,6 +87,7 @@ int main(int argc, char** argv) {
 
   app.add_subcommand("devices", "List OpenCL platforms and devices");
   app.add_subcommand("templates", "List operators, their kernel templates and shape syntax");
+  app.add_subcommand("tuners", "List the tuners and their --tuner-opt options (values, defaults)");
 
   tt::TuneOptions tune;
   std::vector<std::string> tuner_opts;
@@ -95,7 +96,7 @@ int main(int argc, char** argv) {
       "sweep", "Measure every valid config of a space (at most --limit), else a random sample of --limit");
   for (auto* cmd : {tune_cmd, sweep_cmd}) AddMeasuringOptions(*cmd, tune);
   tune_cmd->add_option("--tuner", tune.tuner, fmt::format("Search strategy: auto (chosen from the history), {}", fmt::join(tt::TunerNames(), ", ")))->capture_default_str();
-  tune_cmd->add_option("--tuner-opt", tuner_opts, "Tuner option key=value (repeatable)");
+  tune_cmd->add_option("--tuner-opt", tuner_opts, "Tuner option key=value (repeatable; see `tensortune tuners`)");
   tune_cmd->add_option("--trials", tune.trials, "Configurations to measure")->capture_default_str();
   tune.sweep_limit = 2000;
   // --limit 0 would read as "not a sweep" below.
@@ -123,7 +124,7 @@ int main(int argc, char** argv) {
   net_cmd->add_option("--sketch", net.sketch_policy, "Sketch selection within a task: ucb, uniform")->capture_default_str();
   net_cmd->add_option("--tuner", net.tuner, fmt::format("Search strategy per sketch: auto (chosen from the history), {}", fmt::join(tt::TunerNames(), ", ")))
       ->capture_default_str();
-  net_cmd->add_option("--tuner-opt", net_tuner_opts, "Tuner option key=value (repeatable)");
+  net_cmd->add_option("--tuner-opt", net_tuner_opts, "Tuner option key=value (repeatable; see `tensortune tuners`)");
   net_cmd->add_option("--ucb-c", net.ucb_c, "UCB exploration constant (tasks and sketches)")->capture_default_str();
   net_cmd->add_option("--seed", net.seed, "Random seed")->capture_default_str();
   net_cmd->add_option("--batch-size", net.batch_size, "Configurations per round")->capture_default_str();
@@ -167,6 +168,7 @@ int main(int argc, char** argv) {
   try {
     if (app.got_subcommand("devices")) return tt::RunDevices(std::cout);
     if (app.got_subcommand("templates")) return tt::RunTemplates(std::cout);
+    if (app.got_subcommand("tuners")) return tt::RunTuners(std::cout);
     if (app.got_subcommand("networks")) return tt::RunNetworks(std::cout);
     if (app.got_subcommand("tasks")) return tt::RunTasks(tasks_network, tasks_batch, tasks_json, std::cout);
     if (app.got_subcommand("tune-network")) {

@@ -13,18 +13,22 @@ constexpr int kMaxRepairs = 1000;
 
 }  // namespace
 
+const OptionTable<GaOptions>& GaOptions::Table() {
+  static const OptionTable<GaOptions> table{
+      {"pop_size", &GaOptions::pop_size, "configs per generation", kAtLeastOne},
+      {"elite_num", &GaOptions::elite_num, "best configs kept as parents of later generations (at most pop_size)"},
+      {"mutation_prob", &GaOptions::mutation_prob, "per knob, the chance of a random new value", kProbability},
+  };
+  return table;
+}
+
 void GaOptions::Validate() const {
+  CheckOptionRanges("ga", Table(), *this);
   RequirePopulation("ga", pop_size, elite_num);
-  RequireProbability("ga", "mutation_prob", mutation_prob);
 }
 
 GaOptions GaOptions::Parse(const TunerOptionMap& options) {
-  TunerOptionReader reader("ga", options);
-  GaOptions parsed;
-  parsed.pop_size = reader.Count("pop_size", parsed.pop_size);
-  parsed.elite_num = reader.Count("elite_num", parsed.elite_num);
-  parsed.mutation_prob = reader.Real("mutation_prob", parsed.mutation_prob);
-  reader.RejectUnknown();
+  const GaOptions parsed = ParseOptionTable("ga", Table(), options);
   parsed.Validate();
   return parsed;
 }

@@ -21,9 +21,9 @@ struct GaOptions {
   size_t elite_num = 3;        // best configs kept as parents of the next generations
   double mutation_prob = 0.1;  // per knob: replace the value by a uniformly random one
 
+  static const OptionTable<GaOptions>& Table();
   void Validate() const;  // throws UserError
-  // Keys "pop_size", "elite_num", "mutation_prob"; throws UserError for unknown or bad ones.
-  static GaOptions Parse(const TunerOptionMap& options);
+  static GaOptions Parse(const TunerOptionMap& options);  // throws UserError
 };
 
 class GaTuner : public Tuner {

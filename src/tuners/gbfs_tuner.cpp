@@ -7,21 +7,21 @@
 
 namespace tt {
 
-GbfsOptions GbfsOptions::Parse(const TunerOptionMap& options) {
-  TunerOptionReader reader("gbfs", options);
-  GbfsOptions parsed;
-  parsed.rho = reader.Count("rho", parsed.rho);
-  const size_t random_start = reader.Count("random_start", 0);
-  reader.RejectUnknown();
-  if (random_start > 1) throw UserError("gbfs option random_start must be 0 or 1");
-  parsed.random_start = random_start == 1;
-  if (parsed.rho < 1) throw UserError("gbfs option rho (neighbours per step) must be at least 1");
-  return parsed;
+const OptionTable<GbfsOptions>& GbfsOptions::Table() {
+  static const OptionTable<GbfsOptions> table{
+      {"rho", &GbfsOptions::rho, "neighbours measured per expanded config", kAtLeastOne},
+      {"random_start", &GbfsOptions::random_start, "start at a random valid config instead of the untiled one"},
+  };
+  return table;
 }
+
+void GbfsOptions::Validate() const { CheckOptionRanges("gbfs", Table(), *this); }
+
+GbfsOptions GbfsOptions::Parse(const TunerOptionMap& options) { return ParseOptionTable("gbfs", Table(), options); }
 
 GbfsTuner::GbfsTuner(const ConfigSpace& space, uint64_t seed, GbfsOptions options)
     : space_(space), options_(options), rng_(seed), unseen_(space) {
-  if (options_.rho < 1) throw UserError("gbfs option rho (neighbours per step) must be at least 1");
+  options_.Validate();
 }
 
 void GbfsTuner::Seed(const std::vector<Observation>& history) {

@@ -26,8 +26,9 @@ struct GbfsOptions {
   size_t rho = 5;  // neighbours measured per expanded config (the paper's setting)
   bool random_start = false;  // start at a random valid config instead of the untiled one
 
-  // Keys "rho", "random_start" (0 or 1); throws UserError for an unknown key or a bad value.
-  static GbfsOptions Parse(const TunerOptionMap& options);
+  static const OptionTable<GbfsOptions>& Table();
+  void Validate() const;  // throws UserError
+  static GbfsOptions Parse(const TunerOptionMap& options);  // throws UserError
 };
 
 class GbfsTuner : public Tuner {

@@ -27,20 +27,24 @@ void SortBestFirst(std::vector<ScoredConfig>& scored) {
 
 }  // namespace
 
+const OptionTable<GgaOptions>& GgaOptions::Table() {
+  static const OptionTable<GgaOptions> table{
+      {"pop_size", &GgaOptions::pop_size, "configs per generation; the first from adapted history", kAtLeastOne},
+      {"elite_num", &GgaOptions::elite_num, "best configs whose genes guide crossover and mutation (at most pop_size)"},
+      {"crossover_prob", &GgaOptions::crossover_prob, "chance of a guided crossover, else a mutation", kProbability},
+      {"elite_mutation_prob", &GgaOptions::elite_mutation_prob,
+       "chance that a mutation takes an elite gene, else a factor from experience", kProbability},
+  };
+  return table;
+}
+
 void GgaOptions::Validate() const {
+  CheckOptionRanges("gga", Table(), *this);
   RequirePopulation("gga", pop_size, elite_num);
-  RequireProbability("gga", "crossover_prob", crossover_prob);
-  RequireProbability("gga", "elite_mutation_prob", elite_mutation_prob);
 }
 
 GgaOptions GgaOptions::Parse(const TunerOptionMap& options) {
-  TunerOptionReader reader("gga", options);
-  GgaOptions parsed;
-  parsed.pop_size = reader.Count("pop_size", parsed.pop_size);
-  parsed.elite_num = reader.Count("elite_num", parsed.elite_num);
-  parsed.crossover_prob = reader.Real("crossover_prob", parsed.crossover_prob);
-  parsed.elite_mutation_prob = reader.Real("elite_mutation_prob", parsed.elite_mutation_prob);
-  reader.RejectUnknown();
+  const GgaOptions parsed = ParseOptionTable("gga", Table(), options);
   parsed.Validate();
   return parsed;
 }

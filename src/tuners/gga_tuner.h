@@ -27,9 +27,9 @@ struct GgaOptions {
   double crossover_prob = 0.5;       // else a guided mutation
   double elite_mutation_prob = 0.5;  // of a mutation, when elite genes exist; else expertise
 
+  static const OptionTable<GgaOptions>& Table();
   void Validate() const;  // throws UserError
-  // Keys "pop_size", "elite_num", "crossover_prob", "elite_mutation_prob".
-  static GgaOptions Parse(const TunerOptionMap& options);
+  static GgaOptions Parse(const TunerOptionMap& options);  // throws UserError
 };
 
 class GgaTuner : public Tuner {

@@ -14,23 +14,19 @@ constexpr int kMaxMutations = 100;
 
 }  // namespace
 
-void OpEvoOptions::Validate() const {
-  if (parents < 1) throw UserError("opevo option lambda (parents) must be at least 1");
-  if (offspring < 1) throw UserError("opevo option rho (offspring) must be at least 1");
-  if (!(q > 0 && q < 1))
-    throw UserError("opevo option q (mutation rate) must lie strictly between 0 and 1, got " +
-                    std::to_string(q));
+const OptionTable<OpEvoOptions>& OpEvoOptions::Table() {
+  static const OptionTable<OpEvoOptions> table{
+      {"lambda", &OpEvoOptions::parents, "parents kept per generation", kAtLeastOne},
+      {"rho", &OpEvoOptions::offspring, "offspring bred per generation", kAtLeastOne},
+      {"q", &OpEvoOptions::q, "mutation rate of the q-random walk; nearer 1 walks further", OptionRange{0, 1, true, true}},
+  };
+  return table;
 }
 
+void OpEvoOptions::Validate() const { CheckOptionRanges("opevo", Table(), *this); }
+
 OpEvoOptions OpEvoOptions::Parse(const TunerOptionMap& options) {
-  TunerOptionReader reader("opevo", options);
-  OpEvoOptions parsed;
-  parsed.parents = reader.Count("lambda", parsed.parents);
-  parsed.offspring = reader.Count("rho", parsed.offspring);
-  parsed.q = reader.Real("q", parsed.q);
-  reader.RejectUnknown();
-  parsed.Validate();
-  return parsed;
+  return ParseOptionTable("opevo", Table(), options);
 }
 
 OpEvoTuner::OpEvoTuner(const ConfigSpace& space, uint64_t seed, OpEvoOptions options)

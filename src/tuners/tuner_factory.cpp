@@ -16,10 +16,16 @@ namespace {
 
 using MakeFn = std::unique_ptr<Tuner> (*)(const ConfigSpace&, uint64_t, const TunerOptionMap&);
 
+using DocFn = std::vector<OptionDoc> (*)();
+
 struct TunerEntry {
   std::string_view name;
+  std::string_view summary;
   MakeFn make;
+  DocFn options;
 };
+
+std::vector<OptionDoc> NoOptions() { return {}; }
 
 void RejectAnyOption(std::string_view tuner, const TunerOptionMap& options) {
   TunerOptionReader(tuner, options).RejectUnknown();
@@ -27,40 +33,48 @@ void RejectAnyOption(std::string_view tuner, const TunerOptionMap& options) {
 
 // A new tuner is one more row here.
 constexpr std::array<TunerEntry, 8> kTuners{{
-    {"random",
+    {"random", "uniform over the valid configs not measured yet",
      [](const ConfigSpace& space, uint64_t seed, const TunerOptionMap& options) -> std::unique_ptr<Tuner> {
        RejectAnyOption("random", options);
        return std::make_unique<RandomTuner>(space, seed);
-     }},
-    {"grid",
+     },
+     NoOptions},
+    {"grid", "every valid config in order",
      [](const ConfigSpace& space, uint64_t, const TunerOptionMap& options) -> std::unique_ptr<Tuner> {
        RejectAnyOption("grid", options);
        return std::make_unique<GridTuner>(space);
-     }},
-    {"opevo",
+     },
+     NoOptions},
+    {"opevo", "OpEvo: evolution with q-random-walk mutation over each knob's topology",
      [](const ConfigSpace& space, uint64_t seed, const TunerOptionMap& options) -> std::unique_ptr<Tuner> {
        return std::make_unique<OpEvoTuner>(space, seed, OpEvoOptions::Parse(options));
-     }},
-    {"ga",
+     },
+     [] { return DocumentOptionTable(OpEvoOptions::Table()); }},
+    {"ga", "AutoTVM's genetic algorithm",
      [](const ConfigSpace& space, uint64_t seed, const TunerOptionMap& options) -> std::unique_ptr<Tuner> {
        return std::make_unique<GaTuner>(space, seed, GaOptions::Parse(options));
-     }},
-    {"xgb",
+     },
+     [] { return DocumentOptionTable(GaOptions::Table()); }},
+    {"xgb", "AutoTVM's XGBoost cost model, its plan found by simulated annealing",
      [](const ConfigSpace& space, uint64_t seed, const TunerOptionMap& options) -> std::unique_ptr<Tuner> {
        return std::make_unique<XgbTuner>(space, seed, options);
-     }},
-    {"gbfs",
+     },
+     [] { return DocumentOptionTable(XgbTunerOptions::Table(false)); }},
+    {"gbfs", "greedy best-first search over knob neighbours",
      [](const ConfigSpace& space, uint64_t seed, const TunerOptionMap& options) -> std::unique_ptr<Tuner> {
        return std::make_unique<GbfsTuner>(space, seed, GbfsOptions::Parse(options));
-     }},
-    {"gga",
+     },
+     [] { return DocumentOptionTable(GbfsOptions::Table()); }},
+    {"gga", "guided GA from adapted history records (history-based auto-tuning)",
      [](const ConfigSpace& space, uint64_t seed, const TunerOptionMap& options) -> std::unique_ptr<Tuner> {
        return std::make_unique<GgaTuner>(space, seed, GgaOptions::Parse(options));
-     }},
-    {"xgb-tl",
+     },
+     [] { return DocumentOptionTable(GgaOptions::Table()); }},
+    {"xgb-tl", "xgb pre-trained on other workloads' history, filtered at every fit",
      [](const ConfigSpace& space, uint64_t seed, const TunerOptionMap& options) -> std::unique_ptr<Tuner> {
        return std::make_unique<XgbTuner>(space, seed, XgbTunerOptions::Parse(options, /*transfer=*/true));
-     }},
+     },
+     [] { XgbTunerOptions defaults; defaults.transfer = true; return DocumentOptionTable(XgbTunerOptions::Table(true), defaults); }},
 }};
 
 }  // namespace
@@ -72,6 +86,12 @@ std::unique_ptr<Tuner> MakeTuner(std::string_view name, const ConfigSpace& space
   std::string known;
   for (const auto& n : TunerNames()) known += (known.empty() ? "" : ", ") + n;
   throw UserError("unknown tuner '" + std::string(name) + "' (known: " + known + ")");
+}
+
+std::vector<TunerDoc> TunerDocs() {
+  std::vector<TunerDoc> docs;
+  for (const auto& entry : kTuners) docs.push_back({std::string(entry.name), std::string(entry.summary), entry.options()});
+  return docs;
 }
 
 std::vector<std::string> TunerNames() {

@@ -20,4 +20,12 @@ std::unique_ptr<Tuner> MakeTuner(std::string_view name, const ConfigSpace& space
 // Every name MakeTuner accepts, in a fixed order.
 std::vector<std::string> TunerNames();
 
+struct TunerDoc {
+  std::string name;
+  std::string summary;  // one line
+  std::vector<OptionDoc> options;
+};
+// Every tuner with its options, in TunerNames' order (`tensortune tuners`).
+std::vector<TunerDoc> TunerDocs();
+
 }  // namespace tt

@@ -10,54 +10,43 @@
 namespace tt {
 namespace {
 
-XgbObjective ParseObjective(const std::string& text) {
-  if (text == "rank") return XgbObjective::kRank;
-  if (text == "reg") return XgbObjective::kRegression;
-  throw UserError("tuner option objective='" + text + "' for tuner 'xgb' is not rank or reg");
-}
-
 XgbParams ModelParams(const XgbTunerOptions& options, uint64_t seed) {
   XgbParams params;
-  params.objective = options.objective;
+  params.objective = options.objective == "reg" ? XgbObjective::kRegression : XgbObjective::kRank;
   params.seed = seed;
   return params;
 }
 
 }  // namespace
 
-void XgbTunerOptions::Validate() const {
-  RequireAtLeastOne("xgb", "plan_size", plan_size);
-  RequireAtLeastOne("xgb", "train_every", train_every);
-  RequireProbability("xgb", "epsilon", epsilon);
-  RequireAtLeastOne("xgb", "sa_walkers", sa_walkers);
-  RequireAtLeastOne("xgb", "sa_early_stop", sa_early_stop);
-  if (!(importance_smoothing > 0 && importance_smoothing <= 1))
-    throw UserError("xgb-tl option importance_smoothing must lie in (0, 1]");
+const OptionTable<XgbTunerOptions>& XgbTunerOptions::Table(bool transfer) {
+  using O = XgbTunerOptions;
+  static const OptionTable<O> own{
+      {"objective", &O::objective, "the model's loss: pairwise ranking or squared error", {}, {"rank", "reg"}},
+      {"plan_size", &O::plan_size, "configs planned by simulated annealing per fit", kAtLeastOne},
+      {"train_every", &O::train_every, "observations between fits (0: plan_size); the first fit waits for as many"},
+      {"epsilon", &O::epsilon, "share of proposals drawn at random instead of from the plan", kProbability},
+      {"sa_walkers", &O::sa_walkers, "simulated-annealing walkers", kAtLeastOne},
+      {"sa_steps", &O::sa_steps, "simulated-annealing steps at most"},
+      {"sa_early_stop", &O::sa_early_stop, "steps without a change to the plan that end the annealing", kAtLeastOne},
+  };
+  static const OptionTable<O> with_transfer = [] {
+    OptionTable<O> table = own;
+    table.push_back({"transfer_keep", &O::transfer_keep, "history rows kept by the filter for each fit"});
+    table.push_back({"importance_smoothing", &O::importance_smoothing,
+                     "weight of the newest split counts in the moving average of feature importance",
+                     OptionRange{0, 1, true, false}});
+    return table;
+  }();
+  return transfer ? with_transfer : own;
 }
 
+void XgbTunerOptions::Validate() const { CheckOptionRanges(transfer ? "xgb-tl" : "xgb", Table(transfer), *this); }
+
 XgbTunerOptions XgbTunerOptions::Parse(const TunerOptionMap& options, bool transfer) {
-  XgbTunerOptions parsed;
-  parsed.transfer = transfer;
-  // The option reader knows numbers only; the one text option is taken out first.
-  TunerOptionMap numeric = options;
-  if (const auto it = numeric.find("objective"); it != numeric.end()) {
-    parsed.objective = ParseObjective(it->second);
-    numeric.erase(it);
-  }
-  TunerOptionReader reader(transfer ? "xgb-tl" : "xgb", numeric);
-  parsed.plan_size = reader.Count("plan_size", parsed.plan_size);
-  parsed.train_every = reader.Count("train_every", parsed.plan_size);
-  parsed.epsilon = reader.Real("epsilon", parsed.epsilon);
-  parsed.sa_walkers = reader.Count("sa_walkers", parsed.sa_walkers);
-  parsed.sa_steps = reader.Count("sa_steps", parsed.sa_steps);
-  parsed.sa_early_stop = reader.Count("sa_early_stop", parsed.sa_early_stop);
-  if (transfer) {
-    parsed.transfer_keep = reader.Count("transfer_keep", parsed.transfer_keep);
-    parsed.importance_smoothing = reader.Real("importance_smoothing", parsed.importance_smoothing);
-  }
-  reader.RejectUnknown();
-  parsed.Validate();
-  return parsed;
+  XgbTunerOptions base;
+  base.transfer = transfer;
+  return ParseOptionTable(transfer ? "xgb-tl" : "xgb", Table(transfer), options, base);
 }
 
 XgbTuner::XgbTuner(const ConfigSpace& space, uint64_t seed, const TunerOptionMap& options)
@@ -71,6 +60,7 @@ XgbTuner::XgbTuner(const ConfigSpace& space, uint64_t seed, XgbTunerOptions opti
       features_(space),
       model_(ModelParams(options, seed)) {
   options_.Validate();
+  if (options_.train_every == 0) options_.train_every = options_.plan_size;
 }
 
 void XgbTuner::Update(const std::vector<Observation>& measured) {

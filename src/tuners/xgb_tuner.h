@@ -17,9 +17,9 @@
 namespace tt {
 
 struct XgbTunerOptions {
-  XgbObjective objective = XgbObjective::kRank;
+  std::string objective = "rank";  // or "reg"
   size_t plan_size = 64;
-  size_t train_every = 64;  // observations between fits; the first fit waits for this many
+  size_t train_every = 0;   // observations between fits, 0 for plan_size; the first fit waits for this many
   double epsilon = 0.05;    // share of proposals drawn at random instead of from the plan
   size_t sa_walkers = 128;
   size_t sa_steps = 200;
@@ -28,11 +28,10 @@ struct XgbTunerOptions {
   size_t transfer_keep = 256; // history rows kept by the filter for each fit
   double importance_smoothing = 0.5;  // weight of the newest split counts in the moving average
 
+  // xgb's keys; for xgb-tl (transfer on) also "transfer_keep" and "importance_smoothing".
+  static const OptionTable<XgbTunerOptions>& Table(bool transfer);
   void Validate() const;  // throws UserError
-  // Keys "objective" (rank|reg), "plan_size", "train_every" (default: plan_size), "epsilon",
-  // "sa_walkers", "sa_steps", "sa_early_stop"; throws UserError for unknown keys, bad values.
-  // For "xgb-tl" (transfer on) also "transfer_keep" and "importance_smoothing".
-  static XgbTunerOptions Parse(const TunerOptionMap& options, bool transfer = false);
+  static XgbTunerOptions Parse(const TunerOptionMap& options, bool transfer = false);  // throws UserError
 };
 
 class XgbTuner : public Tuner {

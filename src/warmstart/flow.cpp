@@ -40,22 +40,17 @@ std::string Describe(const CandidateSearch& search) {
 
 }  // namespace
 
-FlowOptions FlowOptions::Parse(const TunerOptionMap& options) {
-  TunerOptionReader reader("auto", options);
-  FlowOptions parsed;
-  parsed.threshold = reader.Real("threshold", parsed.threshold);
-  parsed.candidates.omega = reader.Real("omega", parsed.candidates.omega);
-  const size_t any_device = reader.Count("any_device", 0);
-  const size_t filter = reader.Count("filter", 1);
-  reader.RejectUnknown();
-  if (!(parsed.threshold >= 0 && parsed.threshold <= 1)) throw UserError("auto option threshold must lie in [0, 1]");
-  if (!(parsed.candidates.omega >= 0)) throw UserError("auto option omega must not be negative");
-  if (any_device > 1) throw UserError("auto option any_device must be 0 or 1");
-  if (filter > 1) throw UserError("auto option filter must be 0 or 1");
-  parsed.any_device = any_device == 1;
-  parsed.filter = filter == 1;
-  return parsed;
+const OptionTable<FlowOptions>& FlowOptions::Table() {
+  static const OptionTable<FlowOptions> table{
+      {"threshold", &FlowOptions::threshold, "match score from which gga is taken, else xgb-tl", kProbability},
+      {"omega", &FlowOptions::omega, "exponent of the match score in the filtering metric", kNonNegative},
+      {"any_device", &FlowOptions::any_device, "history of other devices counts too"},
+      {"filter", &FlowOptions::filter, "0: xgb-tl trains on every ok record of the history, unfiltered"},
+  };
+  return table;
 }
+
+FlowOptions FlowOptions::Parse(const TunerOptionMap& options) { return ParseOptionTable("auto", Table(), options); }
 
 std::vector<Observation> TaskHistory(const SqliteHistoryStore& store, const TaskIds& task, const ConfigSpace& space) {
   std::vector<Observation> observations;
@@ -78,7 +73,8 @@ FlowChoice ChooseFlow(const SqliteHistoryStore& store, const FlowTask& task, uin
   const auto& t = task.kernel_template;
   const HistoryScope scope{queries.TemplateVersions(t.name, t.knob_schema, t.source_hash),
                            options.any_device ? 0 : task.ids.device};
-  CandidateOptions candidates = options.candidates;
+  CandidateOptions candidates;
+  candidates.omega = options.omega;
   TunerOptionMap tuner_options;
   if (!options.filter) {
     constexpr size_t kEvery = size_t{1} << 30;

@@ -17,15 +17,14 @@ namespace tt {
 
 struct FlowOptions {
   double threshold = 0.6;  // match score from which gga is taken
+  double omega = 2;        // weight of the match score in the filtering metric
   bool any_device = false; // history of other devices counts too
   // xgb-tl trains on the records filtered by the metric and by feature importance; false
   // trains on every ok record of every workload read (the paper's unfiltered baseline, Fig. 4).
   bool filter = true;
-  CandidateOptions candidates;
 
-  // Keys "threshold", "omega", "any_device" and "filter" (0 or 1); throws UserError for
-  // unknown or bad ones.
-  static FlowOptions Parse(const TunerOptionMap& options);
+  static const OptionTable<FlowOptions>& Table();
+  static FlowOptions Parse(const TunerOptionMap& options);  // throws UserError
 };
 
 struct FlowTask {

@@ -47,6 +47,14 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{"PinToAbsentValue", "tune --trials 2 --op gemm --shape 8,8,8 --pin vec=3", "knob vec has no value '3'"},
         Refusal{"SwitchForAnotherOperator", "tune --trials 2 --op gemm --shape 8,8,8 --transpose-a",
                 "--transpose-a does not apply to gemm"},
+        Refusal{"TunerOptionOutOfRange", "tune --trials 2 --op gemm --shape 8,8,8 --tuner ga --tuner-opt pop_size=0",
+                "ga option pop_size must be at least 1, got 0"},
+        Refusal{"AutoOptionOutOfRange", "tune --trials 2 --op gemm --shape 8,8,8 --tuner auto --tuner-opt threshold=2",
+                "auto option threshold must be in [0, 1], got 2"},
+        Refusal{"TunerOptionNotAChoice", "tune --trials 2 --op gemm --shape 8,8,8 --tuner xgb --tuner-opt objective=hinge",
+                "is not rank or reg"},
+        Refusal{"MisspeltTunerOption", "tune --trials 2 --op gemm --shape 8,8,8 --tuner opevo --tuner-opt lamda=3",
+                "unknown tuner option 'lamda' for tuner 'opevo' (known: lambda, q, rho)"},
         Refusal{"SketchThatDoesNotFit",
                 "tune --trials 2 --op conv2d --shape n=1,ci=8,h=8,w=8,co=8,kh=3,kw=3,stride=2,pad=1 --template conv2d_winograd",
                 "needs a 3x3 kernel with stride 1"}),
@@ -137,6 +145,17 @@ TEST(CommandLine, SelftestOperatorNeedsTheDiagnosticsSwitch) {
                          "unknown operator 'selftest'", db);
   const auto r = RunProgram("TENSORTUNE_DIAGNOSTICS=1 " + kProgram + args + " --pin behaviour=0 --min-time 0.01", dir.path());
   EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+// `tensortune tuners` documents what the refusals above check: every tuner, every option.
+TEST(TunersCommand, ListsEveryTunerWithItsOptionsAndDefaults) {
+  ScratchDir dir;
+  const auto r = RunProgram(kProgram + " tuners", dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* line : {"auto: ", "ga: ", "gga: ", "opevo: ", "xgb: ", "xgb-tl: ", "gbfs: ", "random: ", "grid: "})
+    EXPECT_NE(("\n" + r.out).find(std::string("\n") + line), std::string::npos) << line << "\n" << r.out;
+  EXPECT_NE(r.out.find("pop_size              integer, at least 1; default 100"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("threshold             number, in [0, 1]; default 0.6"), std::string::npos) << r.out;
 }
 
 }  // namespace

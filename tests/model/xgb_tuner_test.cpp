@@ -73,7 +73,7 @@ TEST(XgbTuner, ProposesEveryValidConfigOnceThenStops) {
     expected.erase(valid[i]);
   }
   // A small plan, so that the model is refit and planned from many times before the end.
-  XgbTuner tuner(space, 1, {{"plan_size", "4"}});
+  XgbTuner tuner(space, 1, TunerOptionMap{{"plan_size", "4"}});
   tuner.Seed(seeded);
   const auto proposed = testing::Drive(tuner, space, 7, space.Size());
   EXPECT_EQ(std::set<Config>(proposed.begin(), proposed.end()), expected);
