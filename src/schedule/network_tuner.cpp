@@ -24,6 +24,9 @@ struct Sketch {
   TaskIds ids;
   std::unique_ptr<TuningTask> task;
   std::unique_ptr<RunRecorder> recorder;  // made when the sketch is first measured
+  // What its runs record as the tuner: "default" for the warm-up's untuned config, then the
+  // tuner's name ("auto-gga" where --tuner auto chose gga), so history tells them apart.
+  std::string tuner = "default";
   SketchState state;
 };
 
@@ -145,7 +148,7 @@ RunRecorder& NetworkRun::Recorder(Sketch& sketch) {
   if (!sketch.recorder) {
     const nlohmann::json options = o_.tuner_options;
     sketch.recorder = std::make_unique<RunRecorder>(
-        store_, sketch.ids, RunInfo{o_.tuner, options.dump(), sketch.seed, o_.command, o_.trials, report_.network_run_id});
+        store_, sketch.ids, RunInfo{sketch.tuner, options.dump(), sketch.seed, o_.command, o_.trials, report_.network_run_id});
   }
   return *sketch.recorder;
 }
@@ -204,6 +207,9 @@ void NetworkRun::WarmUp(Budget& budget) {
       const TunerStart start = StartTaskTuner(*sketch.task, store_, sketch.ids, sketch.ref, o_.tuner, sketch.seed,
                                               o_.tuner_options, o_.retry_failed);
       report_.tasks[i].sketches[s].flow = start.explanation;
+      if (sketch.recorder) sketch.recorder->End("finished");  // the warm-up's run
+      sketch.recorder.reset();
+      sketch.tuner = start.tuner;
     }
   for (size_t i = 0; i < slots_.size(); ++i) Refresh(slots_[i], report_.tasks[i]);
 }
