@@ -21,8 +21,8 @@ int RunMerge(const MergeOptions& o, std::ostream& out) {
   }
   auto store = SqliteHistoryStore::Open(o.into);
   const MergeCounts counts = store->MergeFrom(o.sources);
-  out << fmt::format("{}: {} runs and {} trials added, {} trials already present\n", o.into, counts.runs_added,
-                     counts.trials_added, counts.trials_already_present);
+  out << fmt::format("{}: {} runs, {} network runs and {} trials added, {} trials already present\n", o.into,
+                     counts.runs_added, counts.network_runs_added, counts.trials_added, counts.trials_already_present);
   return 0;
 }
 

@@ -32,38 +32,61 @@ constexpr const char* kMergeStatements[] = {
     "ON CONFLICT (fingerprint) DO NOTHING",
     "INSERT INTO workloads (op, key, dims_json, flops) SELECT op, key, dims_json, flops "
     "FROM other.workloads WHERE true ON CONFLICT (key) DO NOTHING",
-    "INSERT INTO kernel_templates (name, op, source_hash) SELECT name, op, source_hash "
-    "FROM other.kernel_templates WHERE true ON CONFLICT (name, source_hash) DO NOTHING",
+    // The knob schema too, or the merged trials would be no warm-start candidates.
+    "INSERT INTO kernel_templates (name, op, source_hash, knob_schema) SELECT name, op, source_hash, knob_schema "
+    "FROM other.kernel_templates WHERE true ON CONFLICT (name, source_hash) DO UPDATE "
+    "SET knob_schema = excluded.knob_schema WHERE kernel_templates.knob_schema = ''",
     "CREATE TEMP TABLE merge_ids AS "
     "SELECT 'd' AS kind, o.id AS other_id, m.id AS id FROM other.devices o JOIN main.devices m USING (fingerprint) "
     "UNION ALL SELECT 'w', o.id, m.id FROM other.workloads o JOIN main.workloads m USING (key) "
     "UNION ALL SELECT 't', o.id, m.id FROM other.kernel_templates o "
     "JOIN main.kernel_templates m USING (name, source_hash)",
+    // A network run is the same run when its resume key and start time are.
+    "INSERT INTO network_runs (network, batch, device_id, scheduler, sketch_policy, tuner, seed, "
+    "trials_requested, resume_key, command, started_at, ended_at, status, error) "
+    "SELECT n.network, n.batch, d.id, n.scheduler, n.sketch_policy, n.tuner, n.seed, n.trials_requested, "
+    "n.resume_key, n.command, n.started_at, n.ended_at, n.status, n.error FROM other.network_runs n "
+    "JOIN merge_ids d ON d.kind = 'd' AND d.other_id = n.device_id WHERE NOT EXISTS (SELECT 1 FROM "
+    "main.network_runs m WHERE m.resume_key = n.resume_key AND m.started_at = n.started_at) ORDER BY n.id",
+    "INSERT INTO merge_ids SELECT 'n', o.id, m.id FROM other.network_runs o "
+    "JOIN main.network_runs m USING (resume_key, started_at)",
+    "INSERT INTO network_tasks (network_run_id, task_index, workload_id, weight, layers, default_time_s) "
+    "SELECT n.id, o.task_index, w.id, o.weight, o.layers, o.default_time_s FROM other.network_tasks o "
+    "JOIN merge_ids n ON n.kind = 'n' AND n.other_id = o.network_run_id "
+    "JOIN merge_ids w ON w.kind = 'w' AND w.other_id = o.workload_id WHERE true ON CONFLICT DO NOTHING",
+    "INSERT INTO network_progress (network_run_id, trials, latency_s, recorded_at) "
+    "SELECT n.id, o.trials, o.latency_s, o.recorded_at FROM other.network_progress o "
+    "JOIN merge_ids n ON n.kind = 'n' AND n.other_id = o.network_run_id WHERE true ON CONFLICT DO NOTHING",
     "CREATE TEMP TABLE merge_runs AS "
-    "SELECT r.*, d.id AS m_device, w.id AS m_workload, t.id AS m_template FROM other.runs r "
+    "SELECT r.*, d.id AS m_device, w.id AS m_workload, t.id AS m_template, n.id AS m_network_run "
+    "FROM other.runs r "
     "JOIN merge_ids d ON d.kind = 'd' AND d.other_id = r.device_id "
     "JOIN merge_ids w ON w.kind = 'w' AND w.other_id = r.workload_id "
-    "JOIN merge_ids t ON t.kind = 't' AND t.other_id = r.template_id",
+    "JOIN merge_ids t ON t.kind = 't' AND t.other_id = r.template_id "
+    "LEFT JOIN merge_ids n ON n.kind = 'n' AND n.other_id = r.network_run_id",
     "INSERT INTO user_spaces (template_id, space_json) SELECT t.id, o.space_json FROM other.user_spaces o "
     "JOIN merge_ids t ON t.kind = 't' AND t.other_id = o.template_id WHERE true ON CONFLICT (template_id) DO NOTHING",
 };
 
-// Trials to add: the first of `other` for each task and config key, unless the task here has it.
+// Trials to add: the first final record of `other` for each task and config key, unless the task
+// here has one. Transient failures (a killed worker, ...) are no measurement: they stay behind.
 constexpr const char* kMergeTrialsTable =
     "CREATE TEMP TABLE merge_trials AS SELECT t.*, r.m_device, r.m_workload, r.m_template "
     "FROM other.trials t JOIN merge_runs r ON r.id = t.run_id "
     "WHERE t.id = (SELECT min(u.id) FROM other.trials u WHERE u.workload_id = t.workload_id AND "
-    "u.template_id = t.template_id AND u.device_id = t.device_id AND u.config_key = t.config_key) "
+    "u.template_id = t.template_id AND u.device_id = t.device_id AND u.config_key = t.config_key "
+    "AND u.transient = 0) "
     "AND NOT EXISTS (SELECT 1 FROM main.trials m WHERE m.workload_id = r.m_workload AND "
-    "m.template_id = r.m_template AND m.device_id = r.m_device AND m.config_key = t.config_key)";
+    "m.template_id = r.m_template AND m.device_id = r.m_device AND m.config_key = t.config_key "
+    "AND m.transient = 0)";
 
 // A run is added unless it is here already, or every trial it had is (an import of the same
 // log on two machines).
 constexpr const char* kMergeRuns =
     "INSERT INTO runs (tuner, options_json, seed, command, device_id, workload_id, template_id, "
-    "trials_requested, started_at, ended_at, status) "
+    "trials_requested, started_at, ended_at, status, error, network_run_id) "
     "SELECT tuner, options_json, seed, command, m_device, m_workload, m_template, trials_requested, "
-    "started_at, ended_at, status FROM merge_runs r WHERE NOT EXISTS (SELECT 1 FROM main.runs m "
+    "started_at, ended_at, status, error, m_network_run FROM merge_runs r WHERE NOT EXISTS (SELECT 1 FROM main.runs m "
     "WHERE m.device_id = r.m_device AND m.workload_id = r.m_workload AND m.template_id = r.m_template "
     "AND m.tuner = r.tuner AND m.seed = r.seed AND m.started_at = r.started_at) "
     "AND (EXISTS (SELECT 1 FROM merge_trials t WHERE t.run_id = r.id) "
@@ -123,12 +146,16 @@ MergeCounts SqliteHistoryStore::MergeFrom(const std::vector<std::string>& other_
       attach.exec();
       try {
         SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+        const int64_t network_runs_before = db_->execAndGet("SELECT count(*) FROM network_runs").getInt64();
         for (const char* sql : kMergeStatements) db_->exec(sql);
+        counts.network_runs_added +=
+            db_->execAndGet("SELECT count(*) FROM network_runs").getInt64() - network_runs_before;
         db_->exec(kMergeTrialsTable);
         counts.runs_added += db_->exec(kMergeRuns);
         const int64_t added = db_->exec(kMergeTrials);
         counts.trials_added += added;
-        counts.trials_already_present += db_->execAndGet("SELECT count(*) FROM other.trials").getInt64() - added;
+        counts.trials_already_present +=
+            db_->execAndGet("SELECT count(*) FROM other.trials WHERE transient = 0").getInt64() - added;
         db_->exec("DROP TABLE temp.merge_ids; DROP TABLE temp.merge_runs; DROP TABLE temp.merge_trials");
         transaction.commit();
       } catch (...) {

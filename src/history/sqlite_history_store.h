@@ -137,6 +137,7 @@ struct NetworkRunSummary {
 
 struct MergeCounts {
   int64_t runs_added = 0;
+  int64_t network_runs_added = 0;
   int64_t trials_added = 0;
   int64_t trials_already_present = 0;
 };

@@ -58,6 +58,46 @@ TEST(HistoryMerge, UnifiesDevicesAndWorkloadsAndAddsEachTrialOnce) {
   EXPECT_EQ(store->Trials(local).size(), 3u);
 }
 
+// Network runs come along with their tasks, progress and the runs that belong to them; a
+// transient failure is no measurement and stays behind, so the final record of its config comes
+// instead; the knob schema comes with the template, so merged trials are warm-start candidates.
+TEST(HistoryMerge, BringsNetworkRunsAndKnobSchemasAndLeavesTransientFailures) {
+  TempDir dir;
+  const std::string a = dir.File("a.db"), c = dir.File("c.db");
+  {
+    auto store = SqliteHistoryStore::Open(a);
+    TemplateRef with_schema = testing::GemmTemplate();
+    with_schema.knob_schema = "knobs-1";
+    const TaskIds task = store->EnsureTask(testing::GemmWorkload(), 65536, with_schema, CpuDevice());
+    const auto network = store->BeginNetworkRun(task.device, {"tiny", 1, "ucb", "ucb", "auto", 1, 8, "key-1", "test"},
+                                                {{task.workload, 2, "conv1,conv2", std::nullopt}});
+    store->SetDefaultTime(network.id, 0, 2e-3);
+    const int64_t run = store->BeginRun(task, {"auto-gga", "", 1, "test", 8, network.id});
+    TrialRecord transient = testing::FailedTrial("x", MeasureStatus::kTimeout);
+    transient.result.transient = true;
+    store->RecordBatch(run, task, {transient});
+    store->RecordBatch(run, task, {OkTrial("x", {1e-3}), OkTrial("y", {2e-3})});
+    store->RecordNetworkProgress(network.id, 3, 4e-3);
+    store->EndRun(run, "finished");
+    store->EndNetworkRun(network.id, "finished");
+  }
+  auto store = SqliteHistoryStore::Open(c);
+  MergeCounts counts = store->MergeFrom({a});
+  EXPECT_EQ(counts.network_runs_added, 1);
+  EXPECT_EQ(counts.trials_added, 2);
+  EXPECT_EQ(Count(c, "SELECT count(*) FROM trials WHERE transient = 0 AND status = 'ok'"), 2);
+  EXPECT_EQ(Count(c, "SELECT count(*) FROM trials WHERE transient = 1"), 0);
+  EXPECT_EQ(Count(c, "SELECT count(*) FROM network_tasks WHERE weight = 2 AND default_time_s = 2e-3"), 1);
+  EXPECT_EQ(Count(c, "SELECT count(*) FROM network_progress WHERE trials = 3"), 1);
+  EXPECT_EQ(Count(c, "SELECT count(*) FROM runs r JOIN network_runs n ON n.id = r.network_run_id "
+                     "WHERE n.resume_key = 'key-1' AND r.tuner = 'auto-gga'"), 1);
+  EXPECT_EQ(Count(c, "SELECT count(*) FROM kernel_templates WHERE knob_schema = 'knobs-1'"), 1);
+  counts = store->MergeFrom({a});
+  EXPECT_EQ(counts.network_runs_added, 0);
+  EXPECT_EQ(counts.runs_added, 0);
+  EXPECT_EQ(Count(c, "SELECT count(*) FROM network_progress"), 1);
+}
+
 TEST(HistoryMerge, RefusesWhatIsNotATensortuneDatabaseBeforeWriting) {
   TempDir dir;
   const std::string a = dir.File("a.db");
