@@ -58,6 +58,13 @@ SplitExtents SplitExtentsOf(const KnobValues& recorded) {
   return extents;
 }
 
+SplitExtents WorkloadExtents(const Workload& workload) {
+  SplitExtents extents;
+  for (const auto& [name, value] : workload.dims)
+    if (value > 0) extents.emplace_back(name, value);
+  return extents;
+}
+
 double MatchScore(const SplitExtents& recorded, const SplitExtents& wanted) {
   if (wanted.empty()) return 0;
   double score = 0;

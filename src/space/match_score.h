@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/workload.h"
 #include "space/config_adapt.h"
 #include "space/config_space.h"
 
@@ -19,6 +20,10 @@ using SplitExtents = std::vector<std::pair<std::string, int64_t>>;
 SplitExtents SplitExtentsOf(const ConfigSpace& space);
 // From recorded values: each split's extent is the product of its factors.
 SplitExtents SplitExtentsOf(const KnobValues& recorded);
+// A workload's positive dimensions as extents: what the match score compares for templates
+// whose knobs split no extent (tile counts and vector widths over the operator's loops), whose
+// configs do not tell what they were measured on.
+SplitExtents WorkloadExtents(const Workload& workload);
 
 // Eq. 1: the mean over the new workload's split knobs of |factors(h) n factors(i)| /
 // |factors(h)|. 1 for equal extents, 0 when no knob is shared; in [0, 1].

@@ -35,13 +35,16 @@ CandidateSearch FindCandidates(const HistoryQueries& queries, const HistoryScope
                                const SplitExtents& target_extents, const CandidateOptions& options) {
   CandidateSearch search;
   const std::vector<RecordedWorkload> recorded = queries.WorkloadsWithOkTrials(target.op, scope);
+  // Without split knobs there are no extents in the configs: the workloads' dimensions stand in.
+  const bool by_dimensions = target_extents.empty();
+  const SplitExtents wanted = by_dimensions ? WorkloadExtents(target) : target_extents;
   std::vector<Bounded> bounded;
   for (const RecordedWorkload& w : recorded) {
     const auto fastest = queries.FastestTrials(w.id, scope, 1);
     ++search.records_read;
     const auto values = fastest.empty() ? std::nullopt : ParseConfigKey(fastest.front().config_key);
     if (!values) continue;
-    const double score = MatchScore(SplitExtentsOf(*values), target_extents);
+    const double score = MatchScore(by_dimensions ? WorkloadExtents(w.workload) : SplitExtentsOf(*values), wanted);
     bounded.push_back({&w, score, fastest.front().gflops * std::pow(score, options.omega)});
     if (score > search.best_match_score) {
       search.best_match_score = score;

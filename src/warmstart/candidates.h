@@ -35,7 +35,8 @@ struct CandidateSearch {
   int64_t records_read = 0;           // the search reads only workloads that can make the top
 };
 
-// `target_extents`: the new workload's split extents (SplitExtentsOf its space).
+// `target_extents`: the new workload's split extents (SplitExtentsOf its space); empty for a
+// template without split knobs, whose match scores then compare the workloads' dimensions.
 CandidateSearch FindCandidates(const HistoryQueries& queries, const HistoryScope& scope, const Workload& target,
                                const SplitExtents& target_extents, const CandidateOptions& options = {});
 

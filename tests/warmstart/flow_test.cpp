@@ -137,6 +137,38 @@ TEST_F(Flow, DissimilarHistoryTakesXgbTlWithTransferRecords) {
   EXPECT_EQ(Choose(Gemm(7, 5, 3), space, any_score).flow, "gga");
 }
 
+// A template whose knobs split no extent (tile counts, vector widths): the match score compares
+// the workloads' dimensions instead, so a similar workload still leads and gga is taken.
+TEST_F(Flow, WithoutSplitKnobsTheWorkloadDimensionsAreMatched) {
+  ConfigSpace space;
+  space.AddKnob(Knob::Discrete("vec", {1, 2, 4}));
+  space.AddKnob(Knob::Discrete("tile", {1, 2, 4, 8}));
+  const auto record = [&](const Workload& workload) {
+    const TaskIds ids = store_->EnsureTask(workload, 1e6, Ref(space), Device());
+    const int64_t run = store_->BeginRun(ids, {"grid", "", 1, "test", 12});
+    std::vector<TrialRecord> trials;
+    for (size_t i = 0; i < space.Size(); ++i) {
+      const Config c = space.FromIndex(i);
+      TrialRecord r;
+      r.config_key = space.Key(c);
+      r.config_json = space.ToJson(c);
+      r.result = MeasureResult::Success({1e-3 / static_cast<double>(i + 1)}, 1e6, 0);
+      trials.push_back(r);
+    }
+    store_->RecordBatch(run, ids, trials);
+  };
+  record(Gemm(7, 5, 3));
+  record(Gemm(64, 64, 32));
+  const HistoryQueries queries(*store_);
+  const auto search = FindCandidates(queries, {queries.TemplateVersions("gemm_like", KnobSchema(space), "src-1"), 0},
+                                     Gemm(64, 64, 48), SplitExtentsOf(space));
+  EXPECT_EQ(search.best_match.Key(), Gemm(64, 64, 32).Key());
+  EXPECT_NEAR(search.best_match_score, (1.0 + 1.0 + 5.0 / 6.0) / 3.0, 1e-9);  // k: 5 of 32's 6 divisors divide 48
+  ASSERT_FALSE(search.records.empty());
+  EXPECT_EQ(search.records.front().workload.Key(), Gemm(64, 64, 32).Key());
+  EXPECT_EQ(Choose(Gemm(64, 64, 48), space).flow, "gga");
+}
+
 TEST_F(Flow, UnfilteredXgbTlTrainsOnEveryOkRecord) {
   Record(Gemm(64, 64, 32), GemmLike(64, 64, 32), 140);  // 120 ok: more than a workload's filtered share
   const ConfigSpace space = GemmLike(7, 5, 3);
