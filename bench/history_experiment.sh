@@ -21,7 +21,8 @@
 #   bench/history_experiment.sh [TRIALS] [HISTORY_TRIALS] [TEMPLATE] [SEED]
 #   default: 24  16  conv2d_oc_vec  1
 # Environment: BUILD_DIR (build), SKIP_BUILD=1, CPU (1), WORK (a directory to keep everything
-# in; default a temporary one, removed at the end).
+# in; default a temporary one, removed at the end), HISTORY (a history database from an earlier
+# run's WORK to start from instead of building one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -62,14 +63,18 @@ mkdir -p "$work/logs"
 echo "template $template; $trials trials per ResNet-18 layer; history $history_trials trials per layer;" \
   "seed $seed; CPU ${CPU:-1}; started $(date -u +%Y-%m-%dT%H:%MZ); commit $(git rev-parse --short HEAD)"
 
-i=0
-for net in vgg16 alexnet; do
-  while read -r shape; do
-    i=$((i + 1))
-    echo "history $net $shape" >&2
-    tune "$work/history.db" "history-$i" --shape "$shape" --tuner xgb --trials "$history_trials"
-  done < <(conv_shapes "$net")
-done
+if [[ -n "${HISTORY:-}" ]]; then
+  cp "$HISTORY" "$work/history.db"  # a history built before (its trials are not re-measured)
+else
+  i=0
+  for net in vgg16 alexnet; do
+    while read -r shape; do
+      i=$((i + 1))
+      echo "history $net $shape" >&2
+      tune "$work/history.db" "history-$i" --shape "$shape" --tuner xgb --trials "$history_trials"
+    done < <(conv_shapes "$net")
+  done
+fi
 
 flows=(gga xgb-tl xgb-tl-all xgb ga)
 declare -A options=(

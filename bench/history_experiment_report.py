@@ -58,7 +58,7 @@ print("Per layer, the target is xgb's final best on that layer; a flow reaches i
       "at least as fast (its batch's commit time counts). Seconds are summed over layers; `>` where "
       "a flow did not reach the target on some layers (their whole run time counted).\n")
 print("| flow | est. conv latency ms | layers reaching xgb's final | trials to it (sum) | seconds to it (sum) "
-      "| vs xgb | wall s (all layers) |")
+      "| xgb's seconds / these | wall s (all layers) |")
 print("|---|---|---|---|---|---|---|")
 summary = {}
 for flow in flows:
@@ -81,7 +81,7 @@ for flow in flows:
     mark = "" if reached == len(tasks) else ">"
     ratio = summary["xgb"][2] / seconds_sum if seconds_sum else 0
     print(f"| {flow} | {latency_ms(flow):.2f} | {reached} of {len(tasks)} | {mark}{trials_sum} | {mark}{seconds_sum:.0f} "
-          f"| {ratio:.2f}x less | {wall:.0f} |")
+          f"| {'<' if mark else ''}{ratio:.2f}x | {wall:.0f} |")
 
 print("\n### Fallback on pruned shapes (`best` from the gga database, measured alone)\n")
 print("| shape | source workload (match score) | fallback GFLOPS | xgb tuned GFLOPS | fallback / tuned |")
