@@ -54,34 +54,36 @@ def latency_ms(flow):
 
 
 print("\n### ResNet-18 conv layers: estimated latency, time to xgb's final quality\n")
-print("Per layer, the target is xgb's final best on that layer; a flow reaches it at the first trial "
-      "at least as fast (its batch's commit time counts). Seconds are summed over layers; `>` where "
-      "a flow did not reach the target on some layers (their whole run time counted).\n")
-print("| flow | est. conv latency ms | layers reaching xgb's final | trials to it (sum) | seconds to it (sum) "
+print("Per layer, the target is xgb's final best on that layer (or 98% of it: repeated measurements of one config "
+      "differ by a few percent); a flow reaches it at its first trial at least that fast (the trial's batch commit "
+      "time counts). Trials and seconds are summed over layers; `>` where a flow did not reach the target on some "
+      "layers (their whole run counted), which makes the ratio an upper bound (`<`).\n")
+print("| flow | est. conv latency ms | target | layers reaching it | trials to it (sum) | seconds to it (sum) "
       "| xgb's seconds / these | wall s (all layers) |")
-print("|---|---|---|---|---|---|---|")
-summary = {}
-for flow in flows:
+print("|---|---|---|---|---|---|---|---|")
+
+
+def reach(flow, share):
     reached, trials_sum, seconds_sum, wall = 0, 0, 0.0, 0.0
     for layer in range(1, len(tasks) + 1):
         rows, run_seconds = runs[(flow, layer)]
         wall += run_seconds
-        target = best("xgb", layer)
+        target = share * best("xgb", layer)
         hit = next(((i + 1, s) for i, (g, s) in enumerate(rows) if g >= target > 0), None)
-        if hit:
-            reached += 1
-            trials_sum += hit[0]
-            seconds_sum += hit[1]
-        else:
-            trials_sum += len(rows)
-            seconds_sum += run_seconds
-    summary[flow] = (reached, trials_sum, seconds_sum, wall)
-for flow in flows:
-    reached, trials_sum, seconds_sum, wall = summary[flow]
-    mark = "" if reached == len(tasks) else ">"
-    ratio = summary["xgb"][2] / seconds_sum if seconds_sum else 0
-    print(f"| {flow} | {latency_ms(flow):.2f} | {reached} of {len(tasks)} | {mark}{trials_sum} | {mark}{seconds_sum:.0f} "
-          f"| {'<' if mark else ''}{ratio:.2f}x | {wall:.0f} |")
+        reached += hit is not None
+        trials_sum += hit[0] if hit else len(rows)
+        seconds_sum += hit[1] if hit else run_seconds
+    return reached, trials_sum, seconds_sum, wall
+
+
+for share in (1.0, 0.98):
+    xgb_seconds = reach("xgb", share)[2]
+    for flow in flows:
+        reached, trials_sum, seconds_sum, wall = reach(flow, share)
+        mark = "" if reached == len(tasks) else ">"
+        ratio = xgb_seconds / seconds_sum if seconds_sum else 0
+        print(f"| {flow} | {latency_ms(flow):.2f} | {share:.0%} | {reached} of {len(tasks)} | {mark}{trials_sum} "
+              f"| {mark}{seconds_sum:.0f} | {'<' if mark else ''}{ratio:.2f}x | {wall:.0f} |")
 
 print("\n### Fallback on pruned shapes (`best` from the gga database, measured alone)\n")
 print("| shape | source workload (match score) | fallback GFLOPS | xgb tuned GFLOPS | fallback / tuned |")
