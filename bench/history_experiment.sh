@@ -22,7 +22,7 @@
 #   default: 24  16  conv2d_oc_vec  1
 # Environment: BUILD_DIR (build), SKIP_BUILD=1, CPU (1), WORK (a directory to keep everything
 # in; default a temporary one, removed at the end), HISTORY (a history database from an earlier
-# run's WORK to start from instead of building one).
+# run's WORK to start from instead of building one), PLAN_SIZE and GA_POP (below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -61,7 +61,7 @@ tune() {  # db, log name, tune options...
 
 mkdir -p "$work/logs"
 echo "template $template; $trials trials per ResNet-18 layer; history $history_trials trials per layer;" \
-  "seed $seed; CPU ${CPU:-1}; started $(date -u +%Y-%m-%dT%H:%MZ); commit $(git rev-parse --short HEAD)"
+  "seed $seed; PLAN_SIZE ${PLAN_SIZE:-default}; GA_POP ${GA_POP:-default}; CPU ${CPU:-1}; started $(date -u +%Y-%m-%dT%H:%MZ); commit $(git rev-parse --short HEAD)"
 
 if [[ -n "${HISTORY:-}" ]]; then
   cp "$HISTORY" "$work/history.db"  # a history built before (its trials are not re-measured)
@@ -77,12 +77,17 @@ else
 fi
 
 flows=(gga xgb-tl xgb-tl-all xgb ga)
+# With PLAN_SIZE the XGBoost models refit after that many trials (default 64: xgb stays random
+# for its first 64 trials, as AutoTVM's does); with GA_POP ga breeds generations of that size.
+xgb_opts="${PLAN_SIZE:+--tuner-opt plan_size=$PLAN_SIZE}"
+xgb_tl_opts="${PLAN_SIZE:+--tuner-opt xgb-tl.plan_size=$PLAN_SIZE}"
+ga_opts="${GA_POP:+--tuner-opt pop_size=$GA_POP --tuner-opt elite_num=$((GA_POP / 4))}"
 declare -A options=(
   [gga]="--tuner auto --tuner-opt threshold=0"
-  [xgb-tl]="--tuner auto --tuner-opt threshold=1"
-  [xgb-tl-all]="--tuner auto --tuner-opt threshold=1 --tuner-opt filter=0"
-  [xgb]="--tuner xgb"
-  [ga]="--tuner ga"
+  [xgb-tl]="--tuner auto --tuner-opt threshold=1 $xgb_tl_opts"
+  [xgb-tl-all]="--tuner auto --tuner-opt threshold=1 --tuner-opt filter=0 $xgb_tl_opts"
+  [xgb]="--tuner xgb $xgb_opts"
+  [ga]="--tuner ga $ga_opts"
 )
 for flow in "${flows[@]}"; do cp "$work/history.db" "$work/$flow.db"; done
 layer=0

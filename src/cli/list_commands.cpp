@@ -44,8 +44,9 @@ void PrintTuner(std::ostream& out, const TunerDoc& tuner) {
 }  // namespace
 
 int RunTuners(std::ostream& out) {
-  PrintTuner(out, {"auto", "chooses gga or xgb-tl per task from the history, and says why",
-                   DocumentOptionTable(FlowOptions::Table())});
+  std::vector<OptionDoc> flow_options = DocumentOptionTable(FlowOptions::Table());
+  flow_options.push_back({"gga.KEY, xgb-tl.KEY", "that tuner's KEY=value", "none", "passed on to the tuner the flow takes"});
+  PrintTuner(out, {"auto", "chooses gga or xgb-tl per task from the history, and says why", flow_options});
   for (const TunerDoc& tuner : TunerDocs()) PrintTuner(out, tuner);
   return 0;
 }

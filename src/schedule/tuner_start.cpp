@@ -10,9 +10,10 @@ constexpr const char* kAuto = "auto";
 
 void CheckTunerChoice(const std::string& name, const ConfigSpace& probe, uint64_t seed,
                       const std::map<std::string, std::string>& options) {
-  if (name == kAuto)
-    FlowOptions::Parse(options);
-  else
+  if (name == kAuto) {
+    for (const auto& [tuner, passed_on] : FlowOptions::Parse(options).flow_tuner_options)
+      MakeTuner(tuner, probe, seed, passed_on);
+  } else
     MakeTuner(name, probe, seed, options);
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "core/errors.h"
 #include "space/config_adapt.h"
@@ -50,7 +51,24 @@ const OptionTable<FlowOptions>& FlowOptions::Table() {
   return table;
 }
 
-FlowOptions FlowOptions::Parse(const TunerOptionMap& options) { return ParseOptionTable("auto", Table(), options); }
+FlowOptions FlowOptions::Parse(const TunerOptionMap& options) {
+  TunerOptionMap own;
+  std::map<std::string, TunerOptionMap> passed_on;
+  for (const auto& [key, value] : options) {
+    const size_t dot = key.find('.');
+    if (dot == std::string::npos) {
+      own[key] = value;
+      continue;
+    }
+    const std::string tuner = key.substr(0, dot);
+    if (std::find(std::begin(kFlowTuners), std::end(kFlowTuners), tuner) == std::end(kFlowTuners))
+      throw UserError("auto option '" + key + "': only gga.KEY and xgb-tl.KEY options are passed on");
+    passed_on[tuner][key.substr(dot + 1)] = value;
+  }
+  FlowOptions parsed = ParseOptionTable("auto", Table(), own);
+  parsed.flow_tuner_options = std::move(passed_on);
+  return parsed;
+}
 
 std::vector<Observation> TaskHistory(const SqliteHistoryStore& store, const TaskIds& task, const ConfigSpace& space) {
   std::vector<Observation> observations;
@@ -99,7 +117,10 @@ FlowChoice ChooseFlow(const SqliteHistoryStore& store, const FlowTask& task, uin
     warm_start.transfer = TransferSamples(search.records);
     choice.primed = warm_start.transfer.size();
   }
-  choice.made = MakeTuner(choice.tuner, *task.space, seed, choice.tuner == "xgb-tl" ? tuner_options : TunerOptionMap{});
+  if (const auto passed = options.flow_tuner_options.find(choice.tuner); passed != options.flow_tuner_options.end())
+    tuner_options.insert(passed->second.begin(), passed->second.end());  // filter=0's transfer_keep wins
+  if (choice.tuner != "xgb-tl") tuner_options.erase("transfer_keep");
+  choice.made = MakeTuner(choice.tuner, *task.space, seed, tuner_options);
   choice.made->Seed(exact);
   choice.made->Prime(warm_start);
   choice.seeded = exact.size();

@@ -5,6 +5,7 @@
 //    `threshold`: gga, its first population the best-ranked records adapted to this space;
 //  - else xgb-tl, its model pre-trained on history filtered by importance and similarity.
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -22,9 +23,12 @@ struct FlowOptions {
   // xgb-tl trains on the records filtered by the metric and by feature importance; false
   // trains on every ok record of every workload read (the paper's unfiltered baseline, Fig. 4).
   bool filter = true;
+  // Options of the tuner a flow takes, given as "gga.pop_size=8" or "xgb-tl.plan_size=8".
+  std::map<std::string, TunerOptionMap> flow_tuner_options;
 
-  static const OptionTable<FlowOptions>& Table();
+  static const OptionTable<FlowOptions>& Table();  // its own options, without the passed-on ones
   static FlowOptions Parse(const TunerOptionMap& options);  // throws UserError
+  static constexpr const char* kFlowTuners[] = {"gga", "xgb-tl"};
 };
 
 struct FlowTask {

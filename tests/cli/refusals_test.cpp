@@ -51,6 +51,8 @@ INSTANTIATE_TEST_SUITE_P(
                 "ga option pop_size must be at least 1, got 0"},
         Refusal{"AutoOptionOutOfRange", "tune --trials 2 --op gemm --shape 8,8,8 --tuner auto --tuner-opt threshold=2",
                 "auto option threshold must be in [0, 1], got 2"},
+        Refusal{"PassedOnOptionOutOfRange", "tune --trials 2 --op gemm --shape 8,8,8 --tuner auto --tuner-opt gga.pop_size=0",
+                "gga option pop_size must be at least 1, got 0"},
         Refusal{"TunerOptionNotAChoice", "tune --trials 2 --op gemm --shape 8,8,8 --tuner xgb --tuner-opt objective=hinge",
                 "is not rank or reg"},
         Refusal{"MisspeltTunerOption", "tune --trials 2 --op gemm --shape 8,8,8 --tuner opevo --tuner-opt lamda=3",

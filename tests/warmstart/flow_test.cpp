@@ -169,6 +169,16 @@ TEST_F(Flow, WithoutSplitKnobsTheWorkloadDimensionsAreMatched) {
   EXPECT_EQ(Choose(Gemm(64, 64, 48), space).flow, "gga");
 }
 
+TEST_F(Flow, TheFlowsTunerGetsTheOptionsPassedOnToIt) {
+  const ConfigSpace space = GemmLike(7, 5, 3);
+  FlowOptions bad_objective;
+  bad_objective.flow_tuner_options["xgb-tl"]["objective"] = "hinge";
+  EXPECT_THROW(Choose(Gemm(7, 5, 3), space, bad_objective), UserError);  // reached xgb-tl: it refuses
+  FlowOptions gga_only = bad_objective;
+  gga_only.threshold = 0;  // gga is taken: xgb-tl's options are not its business
+  EXPECT_EQ(Choose(Gemm(7, 5, 3), space, gga_only).flow, "gga");
+}
+
 TEST_F(Flow, UnfilteredXgbTlTrainsOnEveryOkRecord) {
   Record(Gemm(64, 64, 32), GemmLike(64, 64, 32), 140);  // 120 ok: more than a workload's filtered share
   const ConfigSpace space = GemmLike(7, 5, 3);
@@ -201,6 +211,12 @@ TEST_F(Flow, OptionsAreChecked) {
   EXPECT_THROW(FlowOptions::Parse({{"filter", "2"}}), UserError);
   EXPECT_THROW(FlowOptions::Parse({{"threshold", "2"}}), UserError);
   EXPECT_THROW(FlowOptions::Parse({{"pop_size", "8"}}), UserError);
+  // The flow's tuner takes options passed on by its name.
+  const FlowOptions passing = FlowOptions::Parse({{"gga.pop_size", "8"}, {"xgb-tl.plan_size", "4"}, {"omega", "1"}});
+  EXPECT_EQ(passing.flow_tuner_options.at("gga").at("pop_size"), "8");
+  EXPECT_EQ(passing.flow_tuner_options.at("xgb-tl").at("plan_size"), "4");
+  EXPECT_DOUBLE_EQ(passing.omega, 1);
+  EXPECT_THROW(FlowOptions::Parse({{"ga.pop_size", "8"}}), UserError);
 }
 
 }  // namespace
