@@ -35,6 +35,9 @@ std::vector<TransferSample> TransferSamples(const std::vector<RankedRecord>& rec
 
 std::string Describe(const CandidateSearch& search) {
   if (search.workloads == 0) return "no recorded workload of this operator and template";
+  if (search.best_match_score <= 0)
+    return fmt::format("no match (score 0) among {} recorded workloads, {} records read", search.workloads,
+                       search.records_read);
   return fmt::format("best match {} (score {:.2f}) among {} recorded workloads, {} records read",
                      search.best_match.Key(), search.best_match_score, search.workloads, search.records_read);
 }
