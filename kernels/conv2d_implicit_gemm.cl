@@ -45,19 +45,22 @@
     base = img_ * (CI * H * W) + iy0 * W + ix0;                                \
   }
 
-// Tap k0 + kk = (c, ky, kx) of the OIHW order: kernel row and column, and the offset of its
-// input from a window's origin. When every staged step starts a channel (TAPS divides TK), the
-// unrolled steps' ky, kx and offsets within it are constants.
-#if TK % TAPS == 0
-#define TAP_CHANNEL(k0, kk) ((k0) / TAPS + (kk) / TAPS)
-#define TAP_INDEX(k0, kk) ((kk) % TAPS)
+// Tap k0 + k1 * TK2 + k2 = (c, ky, kx) of the OIHW order: kernel row and column, and the
+// offset of its input from a window's origin. Where the steps start channels (TAPS divides
+// TK2, or TK), the unrolled steps' ky, kx and offsets within a channel are constants.
+#if TK2 % TAPS == 0
+#define TAP_CHANNEL(k0, k1, k2) ((k0) / TAPS + (k1) * (TK2 / TAPS) + (k2) / TAPS)
+#define TAP_INDEX(k0, k1, k2) ((k2) % TAPS)
+#elif TK % TAPS == 0
+#define TAP_CHANNEL(k0, k1, k2) ((k0) / TAPS + ((k1) * TK2 + (k2)) / TAPS)
+#define TAP_INDEX(k0, k1, k2) (((k1) * TK2 + (k2)) % TAPS)
 #else
-#define TAP_CHANNEL(k0, kk) (((k0) + (kk)) / TAPS)
-#define TAP_INDEX(k0, kk) (((k0) + (kk)) % TAPS)
+#define TAP_CHANNEL(k0, k1, k2) (((k0) + (k1) * TK2 + (k2)) / TAPS)
+#define TAP_INDEX(k0, k1, k2) (((k0) + (k1) * TK2 + (k2)) % TAPS)
 #endif
-#define TAP(k0, kk)                                                        \
-  const int ky = TAP_INDEX(k0, kk) / KW, kx = TAP_INDEX(k0, kk) % KW;      \
-  const int off = TAP_CHANNEL(k0, kk) * (H * W) + ky * DIL * W + kx * DIL
+#define TAP(k0, k1, k2)                                                              \
+  const int ky = TAP_INDEX(k0, k1, k2) / KW, kx = TAP_INDEX(k0, k1, k2) % KW;        \
+  const int off = TAP_CHANNEL(k0, k1, k2) * (H * W) + ky * DIL * W + kx * DIL
 
 // B(k, p) with bounds checks: inputs in the padding are zero (the load then reads element 0).
 float guarded_input(__global const float* restrict data, int iy0, int ix0, int base, int ky, int kx, int off) {
@@ -67,7 +70,7 @@ float guarded_input(__global const float* restrict data, int iy0, int ix0, int b
   return inb ? v : 0.0f;
 }
 
-// The FMAs of one staged K step: FETCH(kk) fills float b[NP] with B(k0 + kk, pixel).
+// The FMAs of one staged K step: FETCH(kk, k1, k2) fills float b[NP] with B(k0 + kk, pixel).
 #define REDUCE_STAGED(FETCH)                                                                      \
   UNROLL_IF(UNROLL_K)                                                                             \
   for (int k1 = 0; k1 < TK1; ++k1) {                                                              \
@@ -80,7 +83,7 @@ float guarded_input(__global const float* restrict data, int iy0, int ix0, int b
         PRAGMA_(unroll)                                                                           \
         for (int v = 0; v < NV; ++v) a[i1 * NV + v] = VLOAD(&As[kk * TM + i1 * TX2 * TX3 + lm * TX3 + v * VEC]); \
       float b[NP];                                                                                \
-      FETCH(kk)                                                                                   \
+      FETCH(kk, k1, k2)                                                                           \
       PRAGMA_(unroll)                                                                             \
       for (int j = 0; j < NP; ++j)                                                                \
         PRAGMA_(unroll)                                                                           \
@@ -89,16 +92,16 @@ float guarded_input(__global const float* restrict data, int iy0, int ix0, int b
   }
 
 // From the staged im2col tile.
-#define FETCH_STAGED(kk)                                                          \
+#define FETCH_STAGED(kk, k1, k2)                                                          \
   PRAGMA_(unroll)                                                                 \
   for (int j1 = 0; j1 < TY1; ++j1)                                                \
     PRAGMA_(unroll)                                                               \
     for (int j3 = 0; j3 < TY3; ++j3) b[j1 * TY3 + j3] = Bs[(kk) * TN + PIXEL(0, ln, j1, j3)];
 
 // Interior work-items: each run's inputs at fixed offsets from its first pixel's, unchecked.
-#define FETCH_INSIDE(kk)                                                                 \
+#define FETCH_INSIDE(kk, k1, k2)                                                                 \
   {                                                                                      \
-    TAP(k0, kk);                                                                         \
+    TAP(k0, k1, k2);                                                                         \
     PRAGMA_(unroll)                                                                      \
     for (int j1 = 0; j1 < TY1; ++j1)                                                     \
       PRAGMA_(unroll)                                                                    \
@@ -106,9 +109,9 @@ float guarded_input(__global const float* restrict data, int iy0, int ix0, int b
   }
 
 // Work-items whose windows reach into the padding: every input checked.
-#define FETCH_GUARDED(kk)                                                                      \
+#define FETCH_GUARDED(kk, k1, k2)                                                                      \
   {                                                                                            \
-    TAP(k0, kk);                                                                               \
+    TAP(k0, k1, k2);                                                                               \
     PRAGMA_(unroll)                                                                            \
     for (int j = 0; j < NP; ++j) b[j] = guarded_input(data, iy0[j], ix0[j], base[j], ky, kx, off); \
   }
@@ -133,7 +136,7 @@ void stage_b(__global const float* restrict data, __local float* Bs, int p0, int
     const int r = t / TN, col = t % TN;
     int iy0, ix0, base;
     WINDOW_ORIGIN(p0 + col, iy0, ix0, base);
-    TAP(k0, r);
+    TAP(k0, 0, r);
     Bs[r * TN + col] = guarded_input(data, iy0, ix0, base, ky, kx, off);
   }
 }
