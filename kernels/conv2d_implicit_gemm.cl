@@ -15,8 +15,10 @@
 // The weight tile is always staged in local memory, transposed (As[k * TM + row]) so that VEC
 // channels are contiguous; rows past CO read as zero there. Pixels past N read the last pixel
 // and are not stored. Tails need no guards in the reduction: only the padding of the image
-// does, and a work-item whose windows all lie inside the image, each run of TY3 pixels in one
-// output row, reads its inputs at fixed offsets without bounds checks.
+// does. A work-item whose windows all lie inside the image, each run of TY3 pixels in one
+// output row, reads its inputs at fixed offsets without bounds checks; the others check rows
+// only where their runs are whole output rows (OW divides TY3: the columns are constants),
+// and every input otherwise.
 //
 // floatv, VLOAD, VSTORE come from vector_types.cl and UNROLL_IF from conv_common.cl.
 
@@ -116,6 +118,30 @@ float guarded_input(__global const float* restrict data, int iy0, int ix0, int b
     for (int j = 0; j < NP; ++j) b[j] = guarded_input(data, iy0[j], ix0[j], base[j], ky, kx, off); \
   }
 
+// Runs of whole output rows (OW divides TY3; runs start at multiples of TY3, so at row starts):
+// a pixel's column, and so whether a tap's column lies in the image, is a constant; only the
+// row is checked, once per row and tap. Rows past the last pixel read as zero (not stored).
+#if TY3 % OW == 0
+#define NR (TY1 * (TY3 / OW))  // output rows per work-item
+#define FETCH_EDGE(kk, k1, k2)                                                            \
+  {                                                                                       \
+    TAP(k0, k1, k2);                                                                      \
+    PRAGMA_(unroll)                                                                       \
+    for (int r = 0; r < NR; ++r) {                                                        \
+      const bool row_in = row_iy0[r] + ky * DIL >= 0 && row_iy0[r] + ky * DIL < H;        \
+      __global const float* src = data + (row_in ? row_base[r] + off : 0);                \
+      PRAGMA_(unroll)                                                                     \
+      for (int ox = 0; ox < OW; ++ox) {                                                   \
+        const int ix = ox * STRIDE - PAD + kx * DIL;                                      \
+        const float v = ix >= 0 && ix < W && ox * STRIDE < N * CI * H * W ? src[ox * STRIDE] : 0.0f; \
+        b[r * OW + ox] = row_in ? v : 0.0f;                                               \
+      }                                                                                   \
+    }                                                                                     \
+  }
+#else
+#define FETCH_EDGE FETCH_GUARDED
+#endif
+
 // Copies the weight tile at (m0, k0) to As[k * TM + row], zero past CO: each work-item copies
 // whole rows, read along K (no index division per element).
 void stage_a(__global const float* restrict weight, __local float* As, int m0, int k0, int lid) {
@@ -164,6 +190,18 @@ void conv2d_implicit_gemm(__global const float* restrict data, __global const fl
       inside = inside && iy0[j] >= 0 && iy0[j] + (KH - 1) * DIL < H && ix0[j] >= 0 &&
                ix0[j] + (KW - 1) * DIL < W && base[j] == base[j1 * TY3] + j3 * STRIDE;
     }
+#if TY3 % OW == 0
+  // Each output row's first input row and the offset of its window origin's row, column -PAD.
+  int row_iy0[NR], row_base[NR];
+#pragma unroll
+  for (int j1 = 0; j1 < TY1; ++j1)
+#pragma unroll
+    for (int q = 0; q < TY3 / OW; ++q) {
+      const int p = PIXEL(p0, ln, j1, q * OW), img = p / (OH * OW), oy = p / OW % OH;
+      row_iy0[j1 * (TY3 / OW) + q] = p < NPIX ? oy * STRIDE - PAD : H;
+      row_base[j1 * (TY3 / OW) + q] = img * (CI * H * W) + (oy * STRIDE - PAD) * W - PAD;
+    }
+#endif
   // Where each run's inputs start (read only when `inside`).
   __global const float* run[TY1];
 #pragma unroll
@@ -195,7 +233,7 @@ void conv2d_implicit_gemm(__global const float* restrict data, __global const fl
     if (inside) {
       REDUCE_STAGED(FETCH_INSIDE)
     } else {
-      REDUCE_STAGED(FETCH_GUARDED)
+      REDUCE_STAGED(FETCH_EDGE)
     }
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);

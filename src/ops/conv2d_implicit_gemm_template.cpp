@@ -7,6 +7,7 @@
 // (to 16 channels, 8 pixels), so pruned channel counts and 7x7 or 14x14 images keep every
 // tile size; the kernel stores only what lies inside. K = ci * kh * kw always has the kernel
 // window's factors, so tile_k splits it exactly.
+#include <algorithm>
 #include <string>
 
 #include "ops/build_options.h"
@@ -20,12 +21,23 @@ namespace {
 // The register budget of conv2d_oc_vec: 28 accumulator vectors leave room in a file of 32
 // for the weight vectors and the broadcast input.
 constexpr int64_t kMaxAccumulatorVectors = 28;
-constexpr int64_t kMaxInnerBody = 1024;     // vector FMAs in the always-unrolled inner step
+constexpr int64_t kMinAccumulatorVectors = 8;
+constexpr int64_t kMaxInnerBody = 1024;     // vector FMAs and input loads in the always-unrolled inner step
 constexpr int64_t kMaxUnrolledBody = 4096;  // ... in the middle step when it is unrolled
 constexpr int64_t kChannelQuantum = 16;     // M is split rounded up to this
-constexpr int64_t kPixelQuantum = 8;        // N is split rounded up to this
+constexpr int64_t kPixelQuantum = 8;        // N is split rounded up to this (see PixelExtent)
+
+constexpr int64_t kMaxRowRun = 28;         // widest output row a work-item's pixels can span
 
 int64_t RoundUp(int64_t value, int64_t quantum) { return (value + quantum - 1) / quantum * quantum; }
+
+// The pixel extent tile_y splits: rounded up to a multiple of 8, unless that loses the output
+// width as a factor while a work-item could hold whole rows (the kernel's cheap edge path needs
+// runs of whole rows); n * oh * ow itself always has it.
+int64_t PixelExtent(int64_t pixels, int64_t ow) {
+  const int64_t rounded = RoundUp(pixels, kPixelQuantum);
+  return ow <= kMaxRowRun && rounded % ow != 0 ? pixels : rounded;
+}
 
 // The GEMM view of a convolution.
 struct ImplicitGemmShape {
@@ -34,7 +46,7 @@ struct ImplicitGemmShape {
 
   explicit ImplicitGemmShape(const ConvShape& s)
       : m(s.co), n(s.n * s.oh * s.ow), k(s.ci * s.kh * s.kw), m_pad(RoundUp(m, kChannelQuantum)),
-        n_pad(RoundUp(n, kPixelQuantum)) {}
+        n_pad(PixelExtent(n, s.ow)) {}
 };
 
 struct ImplicitGemmTiles {
@@ -55,6 +67,8 @@ struct ImplicitGemmTiles {
   bool unroll_middle() const { return tile_k() <= unroll_max_step; }
 };
 
+// Rules that keep configs compilable in reasonable time and worth measuring on a CPU; checked
+// like device limits before anything is compiled.
 std::optional<std::string> CheckImplicitGemm(const ImplicitGemmShape& g, const ImplicitGemmTiles& t,
                                              const DeviceLimits& limits) {
   if (t.x[3] % t.vec != 0) return "vec " + std::to_string(t.vec) + " does not divide tile_x[3]";
@@ -63,9 +77,17 @@ std::optional<std::string> CheckImplicitGemm(const ImplicitGemmShape& g, const I
   // A work-group tile wholly in the rounding computes nothing that is stored.
   if (g.m_pad - g.m >= t.tile_m()) return "a work-group tile of tile_x lies wholly past the output channels";
   if (g.n_pad - g.n >= t.tile_n()) return "a work-group tile of tile_y lies wholly past the output pixels";
-  if (t.k[2] * t.accumulator_vectors() > kMaxInnerBody) return "inner unrolled step too large";
-  if (t.unroll_middle() && t.tile_k() * t.accumulator_vectors() > kMaxUnrolledBody)
-    return "unrolled middle step too large";
+  // Each FMA needs a weight vector and a broadcast input; fewer than 8 accumulators leave the
+  // loads, not the FMAs, as the bound.
+  if (t.accumulator_vectors() < std::min(kMinAccumulatorVectors, g.m_pad / t.vec * g.n_pad))
+    return "fewer than " + std::to_string(kMinAccumulatorVectors) + " accumulator vectors per work-item";
+  // The staged weights (one copy per float) are shared by the group's pixels: at least 2 * vec
+  // of them keep the copies under half a copy per FMA.
+  if (t.tile_n() < std::min(2 * t.vec, g.n_pad)) return "tile_y's work-group tile has fewer than 2 x vec pixels";
+  // The unrolled code also loads each pixel's input per step.
+  const int64_t per_step = t.accumulator_vectors() + t.y[1] * t.y[3];
+  if (t.k[2] * per_step > kMaxInnerBody) return "inner unrolled step too large";
+  if (t.unroll_middle() && t.tile_k() * per_step > kMaxUnrolledBody) return "unrolled middle step too large";
   return CheckDeviceLimits(t.work_group_size(), t.local_bytes(), limits);
 }
 

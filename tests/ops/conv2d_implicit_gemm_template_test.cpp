@@ -22,7 +22,7 @@ int64_t SplitExtent(const ConfigSpace& space, const std::string& knob) {
   return product;
 }
 
-TEST(Conv2dImplicitGemmSpace, SplitsChannelsAndPixelsRoundedUpAndTheWindowExactly) {
+TEST(Conv2dImplicitGemmSpace, SplitsChannelsAndPixelsRoundedUpKeepingTheRowWidth) {
   // M = 117 -> 128, N = 2 * 14 * 14 = 392 (a multiple of 8), K = 57 * 9.
   const ConfigSpace pruned = Conv2dImplicitGemmTemplate().Space(
       ParseWorkload("conv2d", "n=2,ci=57,h=14,w=14,co=117,kh=3,kw=3,stride=1,pad=1"), kAvx512);
@@ -34,6 +34,10 @@ TEST(Conv2dImplicitGemmSpace, SplitsChannelsAndPixelsRoundedUpAndTheWindowExactl
       ParseWorkload("conv2d", "n=1,ci=64,h=7,w=7,co=203,kh=1,kw=1,stride=1,pad=0"), kAvx512);
   EXPECT_EQ(SplitExtent(deep, "tile_x"), 208);
   EXPECT_EQ(SplitExtent(deep, "tile_y"), 56);
+  // 14x14: 196 pixels; rounded up to 200 the width would no longer divide it.
+  const ConfigSpace narrow = Conv2dImplicitGemmTemplate().Space(
+      ParseWorkload("conv2d", "n=1,ci=8,h=14,w=14,co=16,kh=3,kw=3,stride=1,pad=1"), kAvx512);
+  EXPECT_EQ(SplitExtent(narrow, "tile_y"), 196);
   const Knob& vec = deep.knob(deep.KnobIndex("vec"));
   ASSERT_EQ(vec.size(), 3u);  // 4, 8, 16 on AVX-512
   EXPECT_EQ(vec.value(2)[0], 16);
@@ -43,7 +47,7 @@ TEST(Conv2dImplicitGemmSpace, RulesNameWhatIsWrong) {
   const Workload w = ParseWorkload("conv2d", "n=1,ci=57,h=7,w=7,co=117,kh=3,kw=3,stride=1,pad=1");
   const ConfigSpace space = Conv2dImplicitGemmTemplate().Space(w, kAvx512);
   const std::map<std::string, KnobValue> good = {
-      {"tile_x", {4, 1, 2, 16}}, {"tile_y", {7, 1, 1, 8}}, {"tile_k", {57, 3, 3}}, {"vec", {16}}};
+      {"tile_x", {4, 1, 2, 16}}, {"tile_y", {1, 1, 7, 8}}, {"tile_k", {57, 3, 3}}, {"vec", {16}}};
   // `good` with some knobs changed: why it is invalid.
   const auto why = [&](const ConfigSpace& sp, const std::map<std::string, KnobValue>& changes) {
     auto values = good;
@@ -58,6 +62,9 @@ TEST(Conv2dImplicitGemmSpace, RulesNameWhatIsWrong) {
             std::string::npos);
   // 49 pixels rounded up to 56: a tile of 7 starting at 49 likewise.
   EXPECT_NE(why(space, {{"tile_y", {8, 1, 1, 7}}}).find("past the output pixels"), std::string::npos);
+  EXPECT_NE(why(space, {{"tile_x", {4, 1, 8, 4}}, {"vec", {4}}, {"tile_y", {1, 1, 56, 1}}}).find("fewer than 8 accumulator"),
+            std::string::npos);
+  EXPECT_NE(why(space, {{"tile_y", {7, 1, 1, 8}}}).find("fewer than 2 x vec pixels"), std::string::npos);
   EXPECT_NE(why(space, {{"tile_k", {1, 1, 513}}}).find("inner unrolled step too large"), std::string::npos);
   const ConfigSpace small_groups = Conv2dImplicitGemmTemplate().Space(w, {4, 1024 * 1024, 16});
   EXPECT_NE(why(small_groups, {{"tile_x", {1, 1, 8, 16}}}).find("work-group size"), std::string::npos);
@@ -67,7 +74,7 @@ TEST(Conv2dImplicitGemmBuildOptions, CarryShapeSplitsAndGeometry) {
   const Workload w = ParseWorkload("conv2d", "n=1,ci=57,h=7,w=7,co=117,kh=3,kw=3,stride=1,pad=1");
   const KernelTemplate& t = Conv2dImplicitGemmTemplate();
   const ConfigSpace space = t.Space(w, kAvx512);
-  const Config c = Pick(space, {{"tile_x", {4, 1, 2, 16}}, {"tile_y", {7, 1, 1, 8}}, {"tile_k", {19, 9, 3}},
+  const Config c = Pick(space, {{"tile_x", {4, 1, 2, 16}}, {"tile_y", {1, 1, 7, 8}}, {"tile_k", {19, 9, 3}},
                                 {"vec", {16}}, {"auto_unroll_max_step", {64}}, {"local_b", {1}}});
   ASSERT_TRUE(space.IsValid(c)) << *space.WhyInvalid(c);
   const std::string options = t.BuildOptions(w, space, c);
@@ -76,7 +83,7 @@ TEST(Conv2dImplicitGemmBuildOptions, CarryShapeSplitsAndGeometry) {
     EXPECT_NE(options.find(expected), std::string::npos) << expected << " in " << options;
   const LaunchGeometry g = t.Geometry(w, space, c);
   EXPECT_EQ(g.global, (std::array<size_t, 3>{7, 8, 1}));  // N groups x TY2, M groups x TX2
-  EXPECT_EQ(g.local, (std::array<size_t, 3>{1, 2, 1}));
+  EXPECT_EQ(g.local, (std::array<size_t, 3>{7, 2, 1}));
   EXPECT_DOUBLE_EQ(t.Flops(w), 2.0 * 117 * 49 * 57 * 9);
 }
 
