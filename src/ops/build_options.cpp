@@ -10,6 +10,14 @@ std::string DefineSplit(const std::string& prefix, const KnobValue& split) {
   return options;
 }
 
+LaunchGeometry SplitGeometry2d(const KnobValue& dim0, const KnobValue& dim1) {
+  LaunchGeometry g;
+  g.dims = 2;
+  g.local = {static_cast<size_t>(dim0[2]), static_cast<size_t>(dim1[2]), 1};
+  g.global = {static_cast<size_t>(dim0[0] * dim0[2]), static_cast<size_t>(dim1[0] * dim1[2]), 1};
+  return g;
+}
+
 std::optional<std::string> CheckDeviceLimits(int64_t work_group, int64_t local_bytes, const DeviceLimits& limits) {
   if (static_cast<size_t>(work_group) > limits.max_work_group_size)
     return "work-group size " + std::to_string(work_group) + " exceeds the device limit " +

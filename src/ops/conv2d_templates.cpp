@@ -208,11 +208,7 @@ class Conv2dWinograd final : public Conv2dTemplate {
 
   LaunchGeometry Geometry(const Workload&, const ConfigSpace& space, const Config& c) const override {
     const WinogradTiles t(space, c);
-    LaunchGeometry g;
-    g.dims = 2;
-    g.local = {static_cast<size_t>(t.x[2]), static_cast<size_t>(t.y[2]), 1};
-    g.global = {static_cast<size_t>(t.x[0] * t.x[2]), static_cast<size_t>(t.y[0] * t.y[2]), 1};
-    return g;
+    return SplitGeometry2d(t.x, t.y);
   }
 };
 

@@ -3,7 +3,7 @@
 
 namespace tt {
 
-// Five sketches of conv2d (NCHW), all computing the same workload:
+// Six sketches of conv2d (NCHW), all computing the same workload:
 // direct convolution with AutoTVM conv2d_nchw knobs, input and weight tiles in local memory
 // (kernels/conv2d_direct.cl with LOCAL=1);
 const KernelTemplate& Conv2dDirectLocalTemplate();
@@ -15,7 +15,10 @@ const KernelTemplate& Conv2dDirectVecTemplate();
 // direct convolution vectorized over output channels, with weights pre-packed as OIHW16o
 // (TVM's x86 conv2d_NCHWc knobs; kernels/conv2d_oc_vec.cl, src/ops/conv2d_oc_vec_template.cpp);
 const KernelTemplate& Conv2dOcVecTemplate();
-// Winograd F(2x2,3x3), fused into one kernel, for 3x3 stride-1 undilated convolutions.
+// Winograd F(2x2,3x3), fused into one kernel, for 3x3 stride-1 undilated convolutions;
 const KernelTemplate& Conv2dWinogradTemplate();
+// implicit GEMM: weights x im2col(data) with gemm_tiled's register tiling and the im2col
+// indexing in the kernel (kernels/conv2d_implicit_gemm.cl, src/ops/conv2d_implicit_gemm_template.cpp).
+const KernelTemplate& Conv2dImplicitGemmTemplate();
 
 }  // namespace tt

@@ -2,10 +2,8 @@
 // OpenCL device: every vector width computes right where no block divides the channels or the
 // rows (pruned channel counts 57, 117, 203; 14-wide rows), and both tune end to end with every
 // tuner.
-#include <nlohmann/json.hpp>
-
 #include "cli/on_device.h"
-#include "cli/run_program.h"
+#include "cli/tune_with_every_tuner.h"
 #include "ops/conv2d_templates.h"
 
 namespace tt {
@@ -20,22 +18,11 @@ TEST(Conv2dOcVecOnDevice, EveryVectorWidthIsCorrectOnPrunedChannelsAndOddRows) {
 }
 
 TEST(ChannelVectorSketchesOnDevice, TuneWithEveryTuner) {
-  testing::ScratchDir dir;
-  const std::vector<std::pair<const char*, const char*>> sketches = {
-      {"conv2d_oc_vec", "--op conv2d --shape n=1,ci=3,h=6,w=14,co=57,kh=3,kw=3,stride=1,pad=1"},
-      {"depthwise_conv2d_nchwc", "--op depthwise_conv2d --shape n=1,c=57,h=6,w=14,kh=3,kw=3,stride=2,pad=1"}};
-  for (const auto& [sketch, shape] : sketches)
-    for (const char* tuner : {"random", "grid", "opevo", "ga", "xgb", "gbfs"}) {
-      const auto db = dir.path() / (std::string(sketch) + "-" + tuner + ".db");
-      const auto r = testing::RunProgram(std::string(TENSORTUNE_BIN) + " tune " + shape + " --template " + sketch +
-                                             " --trials 3 --batch-size 3 --min-time 0.001 --json --tuner " + tuner +
-                                             " --db " + db.string(),
-                                         dir.path());
-      ASSERT_EQ(r.exit_code, 0) << sketch << " " << tuner << ": " << r.err;
-      const auto summary = nlohmann::json::parse(r.out);
-      EXPECT_EQ(summary["trials"], 3) << sketch << " " << tuner;
-      EXPECT_EQ(summary["statuses"].value("ok", 0), 3) << sketch << " " << tuner << ": " << r.out;
-    }
+  const std::vector<std::string> tuners = {"random", "grid", "opevo", "ga", "xgb", "gbfs"};
+  testing::ExpectTunesWithEveryTuner("conv2d_oc_vec", "--op conv2d --shape n=1,ci=3,h=6,w=14,co=57,kh=3,kw=3,stride=1,pad=1",
+                                     tuners);
+  testing::ExpectTunesWithEveryTuner("depthwise_conv2d_nchwc",
+                                     "--op depthwise_conv2d --shape n=1,c=57,h=6,w=14,kh=3,kw=3,stride=2,pad=1", tuners);
 }
 
 }  // namespace
