@@ -179,32 +179,45 @@ void store_lanes(floatv v, __global float* restrict row, int n) {
     }                                                                                             \
   }
 
-// The last, partial K step: KR steps staged and accumulated.
-#if TAIL_K
-#define REMAINDER_STEP(G)                                      \
-  {                                                            \
-    const int k0 = K - KR;                                     \
-    STAGE_A(G, KR)                                             \
-    STAGE_B(G, KR)                                             \
-    LOCAL_BARRIER                                              \
-    UNROLL_MIDDLE for (int kk = 0; kk < KR; ++kk) MAC_STEP(G, kk) \
-  }
+// The steps of one K tile: whole ones of TK (TK1 middle steps of TK2), and the last, partial
+// one of KR (as whole inner steps of TK2 while they last, so that the inner loop stays
+// unrolled).
+#define STAGE_WHOLE(G) STAGE_A(G, TK) STAGE_B(G, TK)
+#define STAGE_PARTIAL(G) STAGE_A(G, KR) STAGE_B(G, KR)
+#define STEPS_WHOLE(G)                                         \
+  UNROLL_MIDDLE for (int k1 = 0; k1 < TK1; ++k1)               \
+  _Pragma("unroll") for (int k2 = 0; k2 < TK2; ++k2)           \
+    MAC_STEP(G, k1 * TK2 + k2)
+#define STEPS_PARTIAL(G)                                       \
+  UNROLL_MIDDLE for (int k1 = 0; k1 < KR / TK2; ++k1)          \
+  _Pragma("unroll") for (int k2 = 0; k2 < TK2; ++k2)           \
+    MAC_STEP(G, k1 * TK2 + k2)                                 \
+  _Pragma("unroll") for (int kk = KR / TK2 * TK2; kk < KR; ++kk) MAC_STEP(G, kk)
+
+// Whether the tile at m0 or n0 passes the last row or column.
+#if TAIL_M
+#define PAST_M(m0) (m0 + TM > M)
 #else
-#define REMAINDER_STEP(G)
+#define PAST_M(m0) false
+#endif
+#if TAIL_N
+#define PAST_N(n0) (n0 + TN > N)
+#else
+#define PAST_N(n0) false
 #endif
 
-// The whole reduction over K into acc.
-#define REDUCE(G)                                              \
-  for (int k0 = 0; k0 < K - KR; k0 += TK) {                    \
-    STAGE_A(G, TK)                                             \
-    STAGE_B(G, TK)                                             \
-    LOCAL_BARRIER                                              \
-    UNROLL_MIDDLE for (int k1 = 0; k1 < TK1; ++k1)             \
-    _Pragma("unroll") for (int k2 = 0; k2 < TK2; ++k2)         \
-      MAC_STEP(G, k1 * TK2 + k2)                               \
-    LOCAL_BARRIER                                              \
-  }                                                            \
-  REMAINDER_STEP(G)
+// PART(1) in an edge group, PART(0) elsewhere. Only the code between barriers is chosen, so
+// that no barrier sits under a condition.
+#if TAIL_M || TAIL_N
+#define ON_TILE(PART) \
+  if (edge) {         \
+    PART(1)           \
+  } else {            \
+    PART(0)           \
+  }
+#else
+#define ON_TILE(PART) PART(0)
+#endif
 
 // acc to C; an edge group stores only the rows and columns inside.
 #if TAIL_N
@@ -258,17 +271,22 @@ void matmul(__global const float* restrict X, __global const float* restrict Y,
 #endif
 
 #if TAIL_M || TAIL_N
-  // Whether the group's tile is inside is the same for all its work-items, so the barriers
-  // of both paths are reached by all or none of them.
-  if ((!TAIL_M || m0 + TM <= M) && (!TAIL_N || n0 + TN <= N)) {
-    REDUCE(0)
-    STORE(0)
-  } else {
-    REDUCE(1)
-    STORE(1)
-  }
-#else
-  REDUCE(0)
-  STORE(0)
+  // Whether the group's tile passes the last row or column: the same for all its work-items.
+  const bool edge = PAST_M(m0) | PAST_N(n0);
 #endif
+  for (int k0 = 0; k0 < K - KR; k0 += TK) {
+    ON_TILE(STAGE_WHOLE)
+    LOCAL_BARRIER
+    ON_TILE(STEPS_WHOLE)
+    LOCAL_BARRIER
+  }
+#if TAIL_K
+  {
+    const int k0 = K - KR;
+    ON_TILE(STAGE_PARTIAL)
+    LOCAL_BARRIER
+    ON_TILE(STEPS_PARTIAL)
+  }
+#endif
+  ON_TILE(STORE)
 }

@@ -42,7 +42,7 @@ TEST(GemmOnDevice, EveryVectorAndLocalMemoryVariantIsCorrect) { ExpectAllCorrect
 
 TEST(GemmOnDevice, PrimeAndOddShapesAreCorrect) { ExpectAllCorrect("7,13,5", 4); }
 
-// Two random valid configs whose last tiles are partial along each of `dims`.
+// A random valid config whose last tiles are partial along each of `dims`.
 void ExpectPartialTilesCorrect(const std::string& shape, const std::string& dims) {
   OpenClMeasurer measurer(testing::QuickMeasureOptions());
   const KernelTemplate& gemm = GemmTiledTemplate();
@@ -50,8 +50,8 @@ void ExpectPartialTilesCorrect(const std::string& shape, const std::string& dims
   const ConfigSpace space = gemm.Space(w, measurer.limits());
   std::vector<Config> sample;
   for (const Config& c : testing::RandomValidConfigs(space, 200, 3))
-    if (testing::PartialTiles(space, c) == dims && sample.size() < 2) sample.push_back(c);
-  ASSERT_EQ(sample.size(), 2u) << shape;
+    if (testing::PartialTiles(space, c) == dims && sample.empty()) sample.push_back(c);
+  ASSERT_EQ(sample.size(), 1u) << shape;
   testing::ExpectAllCorrect(measurer, gemm, w, space, sample);
 }
 
@@ -63,7 +63,7 @@ TEST(GemmOnDevice, PartialTilesOfOddShapesAreCorrect) {
 }
 
 // Prime N and K at the size of 1024^3, with the large tiles that make it fast: vector and
-// local-memory variants, partial tiles along every dimension, along N only, and a K remainder.
+// local-memory variants, partial tiles along every dimension with a K remainder step of 3.
 TEST(GemmOnDevice, LargeTilesOfAPrimeSizedGemmAreCorrect) {
   OpenClMeasurer measurer(testing::QuickMeasureOptions());
   const KernelTemplate& gemm = GemmTiledTemplate();
@@ -75,20 +75,18 @@ TEST(GemmOnDevice, LargeTilesOfAPrimeSizedGemmAreCorrect) {
        {"auto_unroll_max_step", {16}}},
       {{"tile_x", {64, 2, 4, 2}}, {"tile_y", {32, 2, 4, 4}}, {"tile_k", {128, 2, 4}}, {"vec", {4}}, {"local_a", {1}},
        {"local_b", {1}}, {"auto_unroll_max_step", {512}}},
-      {{"tile_x", {31, 1, 3, 11}}, {"tile_y", {64, 1, 2, 8}}, {"tile_k", {1019, 1, 1}}, {"vec", {8}}},
       {{"tile_x", {64, 1, 4, 4}}, {"tile_y", {128, 1, 2, 4}}, {"tile_k", {128, 8, 1}}, {"vec", {4}},
        {"auto_unroll_max_step", {16}}}};
-  const std::vector<std::string> partial = {"mnk", "mnk", "n", "mnk"};
   const std::vector<int64_t> widths = FloatVectorWidths(measurer.limits(), 1);
   std::vector<Config> configs;
-  for (size_t i = 0; i < picks.size(); ++i) {
-    if (std::find(widths.begin(), widths.end(), picks[i]["vec"][0]) == widths.end()) continue;
-    const Config c = testing::Pick(space, picks[i]);
+  for (Values& pick : picks) {
+    if (std::find(widths.begin(), widths.end(), pick["vec"][0]) == widths.end()) continue;
+    const Config c = testing::Pick(space, pick);
     ASSERT_TRUE(space.IsValid(c)) << space.Key(c) << ": " << *space.WhyInvalid(c);
-    EXPECT_EQ(testing::PartialTiles(space, c), partial[i]) << space.Key(c);
+    EXPECT_EQ(testing::PartialTiles(space, c), "mnk") << space.Key(c);
     configs.push_back(c);
   }
-  ASSERT_GE(configs.size(), 3u);
+  ASSERT_GE(configs.size(), 2u);
   testing::ExpectAllCorrect(measurer, gemm, w, space, configs);
 }
 
