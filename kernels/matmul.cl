@@ -206,18 +206,15 @@ void store_lanes(floatv v, __global float* restrict row, int n) {
 #define PAST_N(n0) false
 #endif
 
-// PART(1) in an edge group, PART(0) elsewhere. Only the code between barriers is chosen, so
-// that no barrier sits under a condition.
-#if TAIL_M || TAIL_N
+// PART(1) in an edge group, PART(0) elsewhere, chosen per part (between barriers).
 #define ON_TILE(PART) \
   if (edge) {         \
     PART(1)           \
   } else {            \
     PART(0)           \
   }
-#else
-#define ON_TILE(PART) PART(0)
-#endif
+#define AS_EDGE(PART) PART(1)
+#define AS_INSIDE(PART) PART(0)
 
 // acc to C; an edge group stores only the rows and columns inside.
 #if TAIL_N
@@ -238,6 +235,28 @@ void store_lanes(floatv v, __global float* restrict row, int n) {
       }                                                                           \
     }                                                                             \
   }
+
+// The reduction over K and the store; ON picks the edge or inside code of each part.
+#if TAIL_K
+#define PARTIAL_K_STEP(ON)       \
+  {                              \
+    const int k0 = K - KR;       \
+    ON(STAGE_PARTIAL)            \
+    LOCAL_BARRIER                \
+    ON(STEPS_PARTIAL)            \
+  }
+#else
+#define PARTIAL_K_STEP(ON)
+#endif
+#define MATMUL_TILE(ON)                            \
+  for (int k0 = 0; k0 < K - KR; k0 += TK) {        \
+    ON(STAGE_WHOLE)                                \
+    LOCAL_BARRIER                                  \
+    ON(STEPS_WHOLE)                                \
+    LOCAL_BARRIER                                  \
+  }                                                \
+  PARTIAL_K_STEP(ON)                               \
+  ON(STORE)
 
 __kernel __attribute__((reqd_work_group_size(TY2, TX2, TB1)))
 void matmul(__global const float* restrict X, __global const float* restrict Y,
@@ -274,19 +293,16 @@ void matmul(__global const float* restrict X, __global const float* restrict Y,
   // Whether the group's tile passes the last row or column: the same for all its work-items.
   const bool edge = PAST_M(m0) | PAST_N(n0);
 #endif
-  for (int k0 = 0; k0 < K - KR; k0 += TK) {
-    ON_TILE(STAGE_WHOLE)
-    LOCAL_BARRIER
-    ON_TILE(STEPS_WHOLE)
-    LOCAL_BARRIER
+#if (TAIL_M || TAIL_N) && (LOCAL_A || LOCAL_B)
+  MATMUL_TILE(ON_TILE)  // chosen per part, so that no barrier sits under the condition
+#elif TAIL_M || TAIL_N
+  // No barriers: chosen once, the inside groups running the code of exact splits.
+  if (edge) {
+    MATMUL_TILE(AS_EDGE)
+  } else {
+    MATMUL_TILE(AS_INSIDE)
   }
-#if TAIL_K
-  {
-    const int k0 = K - KR;
-    ON_TILE(STAGE_PARTIAL)
-    LOCAL_BARRIER
-    ON_TILE(STEPS_PARTIAL)
-  }
+#else
+  MATMUL_TILE(AS_INSIDE)
 #endif
-  ON_TILE(STORE)
 }
