@@ -2,6 +2,7 @@
 
 #include <Eigen/Core>
 #include <string>
+#include <vector>
 
 #include "ops/build_options.h"
 
@@ -54,6 +55,39 @@ std::optional<std::string> CheckTemplateRules(const MatmulTiles& t) {
   return std::nullopt;
 }
 
+// The extents that tile_x, tile_y and tile_k may also factor (Knob::SplitWithTail), so that
+// sizes no good tile divides (1021 and 1019 are prime) get the tile shapes of their round
+// neighbours, the kernel guarding the partial last tile: the extent rounded up to a multiple
+// of 16, the widest float vector, so every vector width and the tiles of a multiple of 16
+// fit; and to a multiple of 64, rich in powers of two where the multiple of 16 is not (1000
+// becomes 1008 = 16 x 63 or 1024). Only when that adds at most a quarter of the extent: past
+// that the padded rows and columns cost more than an exact smaller tile loses, and each
+// rounding adds up to a few hundred values to the knob. Exact splits stay in the knob.
+std::vector<int64_t> RoundedExtents(int64_t extent) {
+  std::vector<int64_t> rounded;
+  for (const int64_t quantum : {16, 64}) {
+    const int64_t r = (extent + quantum - 1) / quantum * quantum;
+    if (r != extent && 4 * (r - extent) <= extent && (rounded.empty() || rounded.back() != r)) rounded.push_back(r);
+  }
+  return rounded;
+}
+
+int64_t Product(const KnobValue& split) {
+  int64_t p = 1;
+  for (const int64_t f : split) p *= f;
+  return p;
+}
+
+// -D TAIL_M / TAIL_N / TAIL_K only where a split covers its extent with a partial last tile,
+// so that the kernels of exact splits are compiled from the same source as without tails.
+std::string TailOptions(const MatmulShape& s, const MatmulTiles& t) {
+  std::string options;
+  if (Product(t.x) != s.m) options += Define("TAIL_M", 1);
+  if (Product(t.y) != s.n) options += Define("TAIL_N", 1);
+  if (Product(t.k) != s.k) options += Define("TAIL_K", 1);
+  return options;
+}
+
 using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using ColMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
 
@@ -86,9 +120,9 @@ class MatmulTiled final : public KernelTemplate {
     const MatmulShape s(w);
     ConfigSpace space;
     if (batched_) space.AddKnob(Knob::Split("tile_b", s.b, 2));
-    space.AddKnob(Knob::Split("tile_x", s.m, 4));
-    space.AddKnob(Knob::Split("tile_y", s.n, 4));
-    space.AddKnob(Knob::Split("tile_k", s.k, 3));
+    space.AddKnob(Knob::SplitWithTail("tile_x", s.m, 4, RoundedExtents(s.m)));
+    space.AddKnob(Knob::SplitWithTail("tile_y", s.n, 4, RoundedExtents(s.n)));
+    space.AddKnob(Knob::SplitWithTail("tile_k", s.k, 3, RoundedExtents(s.k)));
     space.AddKnob(Knob::Discrete("auto_unroll_max_step", {0, 16, 64, 512}));
     space.AddKnob(Knob::Discrete("vec", FloatVectorWidths(limits, 1)));
     space.AddKnob(Knob::Categorical("local_a", {0, 1}));
@@ -107,7 +141,7 @@ class MatmulTiled final : public KernelTemplate {
     return "-cl-mad-enable" + Define("M", s.m) + Define("N", s.n) + Define("K", s.k) + Define("TRANS_A", s.transpose_a) +
            Define("TRANS_B", s.transpose_b) + DefineSplit("TB", t.b) + DefineSplit("TX", t.x) + DefineSplit("TY", t.y) +
            DefineSplit("TK", t.k) + Define("VEC", t.vec) + Define("UNROLL_K", t.unroll_middle()) +
-           Define("LOCAL_A", t.local_a) + Define("LOCAL_B", t.local_b);
+           Define("LOCAL_A", t.local_a) + Define("LOCAL_B", t.local_b) + TailOptions(s, t);
   }
 
   LaunchGeometry Geometry(const Workload&, const ConfigSpace& space, const Config& c) const override {

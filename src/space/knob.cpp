@@ -83,6 +83,25 @@ Knob Knob::Split(std::string name, int64_t extent, int parts) {
   return knob;
 }
 
+Knob Knob::SplitWithTail(std::string name, int64_t extent, int parts, const std::vector<int64_t>& rounded) {
+  if (extent < 1 || parts < 2) throw std::invalid_argument("split '" + name + "' needs extent >= 1, parts >= 2");
+  std::vector<KnobValue> values;
+  KnobValue prefix;
+  Factorize(extent, parts, prefix, values);
+  for (const int64_t r : rounded) {
+    if (r <= extent) throw std::invalid_argument("split '" + name + "' rounds up to no more than its extent");
+    std::vector<KnobValue> padded;
+    Factorize(r, parts, prefix, padded);
+    for (KnobValue& v : padded)
+      if (r - extent < r / v[0]) values.push_back(std::move(v));
+  }
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  Knob knob(std::move(name), KnobKind::kSplit, std::move(values));
+  knob.LinkSplitNeighbours();
+  return knob;
+}
+
 void Knob::LinkSplitNeighbours() {
   // Move one prime z from position n to position m: u_n / z, u_m * z. Built directly rather
   // than by comparing all pairs, since a split can have thousands of values.
@@ -95,7 +114,8 @@ void Knob::LinkSplitNeighbours() {
           KnobValue v = u;
           v[n] /= z;
           v[m] *= z;
-          neighbours_[i].push_back(index_.at(v));
+          // A split with tails lacks the values whose tile the move shrinks below the rounding.
+          if (const auto j = Find(v)) neighbours_[i].push_back(*j);
         }
       }
     }

@@ -21,6 +21,13 @@ class Knob {
   // Ordered tuples of `parts` positive integers whose product is `extent`; neighbours move one
   // prime factor from one position to another.
   static Knob Split(std::string name, int64_t extent, int parts);
+  // Split's values plus, for each of `rounded` (extents rounded up past `extent`), its
+  // factorizations whose tile (the product of all factors but the first) is larger than the
+  // rounding: the first factor is then ceil(extent / tile), a count of tiles whose last one is
+  // partial, and no tile lies wholly past the extent. Every tile shape maps to one value.
+  // Values stay in lexicographic order (value(0) is still [1, ..., 1, extent]); neighbours
+  // move one prime factor, within the values of one product.
+  static Knob SplitWithTail(std::string name, int64_t extent, int parts, const std::vector<int64_t>& rounded);
   // Orderings of 0..n-1; neighbours differ by one transposition.
   static Knob Permutation(std::string name, int n);
   // Ordered numbers (sorted here); neighbours are the next smaller and next larger value.

@@ -71,13 +71,34 @@ TEST_P(BatchMatmulOnDevice, CoveringSampleOfValidConfigsIsCorrect) {
   testing::ExpectAllCorrect(measurer, bmm, w, space, sample);
 }
 
-// 3,7,13,5: primes leave only vec 1; 2,16,32,8: every vector width up to 16.
+// 3,7,13,5: primes leave only vec 1 on exact splits (13 is also rounded up to 16); 2,16,32,8:
+// every vector width up to 16.
 INSTANTIATE_TEST_SUITE_P(
     Transpositions, BatchMatmulOnDevice,
     ::testing::Values(Case{"3,7,13,5", {}, 2}, Case{"2,16,32,8", {}, 4}, Case{"3,7,13,5", {"transpose_a"}, 2},
                       Case{"2,16,32,8", {"transpose_a"}, 4}, Case{"3,7,13,5", {"transpose_b"}, 2},
                       Case{"2,16,32,8", {"transpose_b"}, 4}, Case{"3,7,13,5", {"transpose_a", "transpose_b"}, 2},
                       Case{"2,16,32,8", {"transpose_a", "transpose_b"}, 4}));
+
+// 61, 125 and 29 are rounded up to 64, 128 and 32: two configs with partial last tiles along
+// all three, one of them staging A and B in local memory, without and with both operands
+// transposed (the cases above add the single transpositions with 13 rounded up).
+TEST(BatchMatmulOnDevice, PartialTilesOfOddShapesAreCorrect) {
+  OpenClMeasurer measurer(testing::QuickMeasureOptions());
+  const KernelTemplate& bmm = BatchMatmulTiledTemplate();
+  for (const auto& flags : std::vector<std::vector<std::string>>{{}, {"transpose_a", "transpose_b"}}) {
+    const Workload w = ParseWorkload("batch_matmul", "3,61,125,29", flags);
+    const ConfigSpace space = bmm.Space(w, measurer.limits());
+    std::vector<Config> sample;
+    for (const Config& c : testing::RandomValidConfigs(space, 300, 7)) {
+      if (testing::PartialTiles(space, c) != "mnk") continue;
+      const bool staged = space.Scalar(c, "local_a") && space.Scalar(c, "local_b");
+      if (sample.size() == static_cast<size_t>(staged)) sample.push_back(c);
+    }
+    ASSERT_EQ(sample.size(), 2u) << w.Key();
+    testing::ExpectAllCorrect(measurer, bmm, w, space, sample);
+  }
+}
 
 }  // namespace
 }  // namespace tt

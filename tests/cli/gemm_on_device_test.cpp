@@ -2,9 +2,11 @@
 // result is checked element by element against the CPU reference by the worker.
 #include "cli/on_device.h"
 
+#include <algorithm>
 #include <map>
 
 #include "ops/matmul_templates.h"
+#include "ops/template_test_util.h"
 
 namespace tt {
 namespace {
@@ -39,6 +41,54 @@ void ExpectAllCorrect(const std::string& shape, size_t min_kinds) {
 TEST(GemmOnDevice, EveryVectorAndLocalMemoryVariantIsCorrect) { ExpectAllCorrect("48,40,24", 32); }
 
 TEST(GemmOnDevice, PrimeAndOddShapesAreCorrect) { ExpectAllCorrect("7,13,5", 4); }
+
+// A random valid config whose last tiles are partial along each of `dims`.
+void ExpectPartialTilesCorrect(const std::string& shape, const std::string& dims) {
+  OpenClMeasurer measurer(testing::QuickMeasureOptions());
+  const KernelTemplate& gemm = GemmTiledTemplate();
+  const Workload w = ParseWorkload("gemm", shape);
+  const ConfigSpace space = gemm.Space(w, measurer.limits());
+  std::vector<Config> sample;
+  for (const Config& c : testing::RandomValidConfigs(space, 200, 3))
+    if (testing::PartialTiles(space, c) == dims && sample.empty()) sample.push_back(c);
+  ASSERT_EQ(sample.size(), 1u) << shape;
+  testing::ExpectAllCorrect(measurer, gemm, w, space, sample);
+}
+
+// 13 -> 16, 29 -> 32 and 1000 -> 1008 or 1024 are rounded; 17 and 33 not (a quarter more), 65 -> 80.
+TEST(GemmOnDevice, PartialTilesOfOddShapesAreCorrect) {
+  ExpectPartialTilesCorrect("7,13,29", "nk");
+  ExpectPartialTilesCorrect("1,1000,512", "n");
+  ExpectPartialTilesCorrect("17,33,65", "k");
+}
+
+// Prime N and K at the size of 1024^3, with the large tiles that make it fast: vector and
+// local-memory variants, partial tiles along every dimension with a K remainder step of 3.
+TEST(GemmOnDevice, LargeTilesOfAPrimeSizedGemmAreCorrect) {
+  OpenClMeasurer measurer(testing::QuickMeasureOptions());
+  const KernelTemplate& gemm = GemmTiledTemplate();
+  const Workload w = ParseWorkload("gemm", "1023,1021,1019");
+  const ConfigSpace space = gemm.Space(w, measurer.limits());
+  using Values = std::map<std::string, KnobValue>;
+  std::vector<Values> picks = {
+      {{"tile_x", {32, 1, 8, 4}}, {"tile_y", {16, 1, 4, 16}}, {"tile_k", {128, 4, 2}}, {"vec", {16}}, {"local_b", {1}},
+       {"auto_unroll_max_step", {16}}},
+      {{"tile_x", {64, 2, 4, 2}}, {"tile_y", {32, 2, 4, 4}}, {"tile_k", {128, 2, 4}}, {"vec", {4}}, {"local_a", {1}},
+       {"local_b", {1}}, {"auto_unroll_max_step", {512}}},
+      {{"tile_x", {64, 1, 4, 4}}, {"tile_y", {128, 1, 2, 4}}, {"tile_k", {128, 8, 1}}, {"vec", {4}},
+       {"auto_unroll_max_step", {16}}}};
+  const std::vector<int64_t> widths = FloatVectorWidths(measurer.limits(), 1);
+  std::vector<Config> configs;
+  for (Values& pick : picks) {
+    if (std::find(widths.begin(), widths.end(), pick["vec"][0]) == widths.end()) continue;
+    const Config c = testing::Pick(space, pick);
+    ASSERT_TRUE(space.IsValid(c)) << space.Key(c) << ": " << *space.WhyInvalid(c);
+    EXPECT_EQ(testing::PartialTiles(space, c), "mnk") << space.Key(c);
+    configs.push_back(c);
+  }
+  ASSERT_GE(configs.size(), 2u);
+  testing::ExpectAllCorrect(measurer, gemm, w, space, configs);
+}
 
 // Up to the native width: 16 floats on an AVX-512 device.
 TEST(GemmOnDevice, WideVectorsAreCorrect) { testing::ExpectWideVectorsCorrect(GemmTiledTemplate(), {"24,48,16", "9,32,7"}); }

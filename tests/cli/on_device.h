@@ -3,6 +3,9 @@
 // verifies its output element by element against the template's CPU reference.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+
 #include "core/rng.h"
 #include "measure/opencl_measurer.h"
 #include "ops/kernel_template.h"
@@ -41,6 +44,18 @@ inline std::vector<Config> OneConfigPerVectorWidth(const ConfigSpace& space, con
         break;
       }
   return configs;
+}
+
+// The matmul splits of `c` whose last tile is partial ("m", "n", "k" for tile_x, tile_y,
+// tile_k); value(0) of a split is [1, ..., 1, extent].
+inline std::string PartialTiles(const ConfigSpace& space, const Config& c) {
+  std::string partial;
+  for (const auto& [knob, dim] : {std::pair{"tile_x", 'm'}, {"tile_y", 'n'}, {"tile_k", 'k'}}) {
+    int64_t covered = 1;
+    for (const int64_t f : space.Value(c, knob)) covered *= f;
+    if (covered != space.knob(space.KnobIndex(knob)).value(0).back()) partial += dim;
+  }
+  return partial;
 }
 
 // Every config must measure with status ok, i.e. compute the reference's answer.

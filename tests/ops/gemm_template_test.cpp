@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
+#include <utility>
 
 #include "core/errors.h"
 #include "ops/matmul_templates.h"
@@ -93,13 +95,13 @@ TEST(GemmSpace, DeviceLimitsAndTemplateRulesInvalidateBeforeCompiling) {
 }
 
 // Replays the kernel's index arithmetic: every element of C must be written by exactly one
-// work-item, for every valid config of a small odd-shaped space.
-TEST(GemmGeometry, EveryValidConfigCoversEachOutputOnce) {
-  const Workload w = ParseWorkload("gemm", "12,20,6");
+// work-item (stores past M or N are masked), for every valid config of a small space. Returns
+// the configs checked and, of them, those with a partial last tile.
+std::pair<size_t, size_t> ExpectEveryValidConfigCoversEachOutputOnce(int64_t m, int64_t n, int64_t k) {
+  const Workload w = ParseWorkload("gemm", std::to_string(m) + "," + std::to_string(n) + "," + std::to_string(k));
   const KernelTemplate& t = GemmTiledTemplate();
   const ConfigSpace space = t.Space(w, kCpuLimits);
-  const int64_t m = 12, n = 20;
-  size_t checked = 0;
+  size_t checked = 0, with_tails = 0;
   for (uint64_t i = 0; i < space.Size(); ++i) {
     const Config c = space.FromIndex(i);
     if (!space.IsValid(c) || space.Scalar(c, "local_a") || space.Scalar(c, "auto_unroll_max_step")) continue;
@@ -113,13 +115,67 @@ TEST(GemmGeometry, EveryValidConfigCoversEachOutputOnce) {
         for (int64_t i1 = 0; i1 < x[1]; ++i1)
           for (int64_t i3 = 0; i3 < x[3]; ++i3)
             for (int64_t j1 = 0; j1 < y[1]; ++j1)
-              for (int64_t j3 = 0; j3 < y[3]; ++j3)
-                ++writes[(m0 + i1 * x[2] * x[3] + lm * x[3] + i3) * n + n0 + j1 * y[2] * y[3] + ln * y[3] + j3];
+              for (int64_t j3 = 0; j3 < y[3]; ++j3) {
+                const int64_t r = m0 + i1 * x[2] * x[3] + lm * x[3] + i3, col = n0 + j1 * y[2] * y[3] + ln * y[3] + j3;
+                if (r < m && col < n) ++writes[r * n + col];
+              }
       }
-    ASSERT_EQ(std::count(writes.begin(), writes.end(), 1), m * n) << space.Key(c);
+    if (std::count(writes.begin(), writes.end(), 1) != m * n) {
+      ADD_FAILURE() << "not every output written once: " << space.Key(c);
+      return {checked, with_tails};
+    }
     ++checked;
+    with_tails += x[0] * x[1] * x[2] * x[3] != m || y[0] * y[1] * y[2] * y[3] != n;
   }
+  return {checked, with_tails};
+}
+
+TEST(GemmGeometry, EveryValidConfigCoversEachOutputOnce) {
+  const auto [checked, with_tails] = ExpectEveryValidConfigCoversEachOutputOnce(12, 20, 6);
   EXPECT_GT(checked, 1000u);
+  EXPECT_EQ(with_tails, 0u);  // rounding 12 or 20 up to 16 or 32 would add more than a quarter
+}
+
+TEST(GemmGeometry, ConfigsWithPartialLastTilesCoverEachOutputOnce) {
+  const auto [checked, with_tails] = ExpectEveryValidConfigCoversEachOutputOnce(13, 29, 6);
+  EXPECT_GT(with_tails, 1000u);
+  EXPECT_GT(checked, with_tails);
+}
+
+// 1021 and 1019 are prime: exact splits give tiles of 1 or the whole extent; the rounded
+// extents give 1023 x 1021 x 1019 the tile shapes of 1024^3.
+TEST(GemmSpace, OddSizesGetTheTileShapesOfTheirRoundNeighbours) {
+  const Workload odd = ParseWorkload("gemm", "1023,1021,1019");
+  const ConfigSpace space = GemmTiledTemplate().Space(odd, kCpuLimits);
+  const std::map<std::string, KnobValue> large = {{"tile_x", {32, 1, 8, 4}}, {"tile_y", {16, 1, 4, 16}},
+                                                  {"tile_k", {128, 4, 2}}, {"vec", {16}}, {"local_b", {1}}};
+  const Config c = Pick(space, large);
+  EXPECT_TRUE(space.IsValid(c)) << *space.WhyInvalid(c);
+  EXPECT_EQ(space.Value(c, "tile_y")[1] * space.Value(c, "tile_y")[2] * space.Value(c, "tile_y")[3], 64);
+
+  // Every tile shape 1024^3 offers along N is offered here, and the exact splits stay.
+  const ConfigSpace round = GemmTiledTemplate().Space(ParseWorkload("gemm", "1024,1024,1024"), kCpuLimits);
+  const Knob& round_y = round.knob(round.KnobIndex("tile_y"));
+  const Knob& odd_y = space.knob(space.KnobIndex("tile_y"));
+  size_t shared = 0;
+  for (size_t i = 0; i < round_y.size(); ++i) shared += odd_y.Find(round_y.value(i)).has_value();
+  EXPECT_EQ(shared, round_y.size() - 4);  // all but the 4 with tiles of 1 or 2 (past 3 padded columns)
+  EXPECT_TRUE(odd_y.Find({1021, 1, 1, 1}));
+  EXPECT_TRUE(odd_y.Find({1, 1, 1, 1021}));
+}
+
+TEST(GemmBuildOptions, DefineTailsOnlyForSplitsWithAPartialLastTile) {
+  const Workload w = ParseWorkload("gemm", "60,64,29");
+  const ConfigSpace space = GemmTiledTemplate().Space(w, kCpuLimits);
+  const auto options = [&](const std::map<std::string, KnobValue>& values) {
+    return GemmTiledTemplate().BuildOptions(w, space, Pick(space, values));
+  };
+  const std::string exact = options({{"tile_x", {15, 1, 4, 1}}, {"tile_y", {4, 1, 4, 4}}, {"tile_k", {29, 1, 1}}});
+  EXPECT_EQ(exact.find("TAIL"), std::string::npos) << exact;
+  const std::string tails = options({{"tile_x", {4, 1, 4, 4}}, {"tile_y", {4, 1, 4, 4}}, {"tile_k", {4, 4, 2}}});
+  EXPECT_NE(tails.find("-D TAIL_M=1"), std::string::npos) << tails;
+  EXPECT_EQ(tails.find("TAIL_N"), std::string::npos) << tails;
+  EXPECT_NE(tails.find("-D TAIL_K=1"), std::string::npos) << tails;
 }
 
 TEST(GemmBuildOptions, CarryEveryKnob) {

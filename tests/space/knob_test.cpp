@@ -96,6 +96,33 @@ TEST(SplitKnob, NeighboursAreExactlyThePaperAdjacency) {
   }
 }
 
+// 13 rounded to 16: the exact splits of 13 plus those of 16 whose tile exceeds the 3 padded
+// elements, i.e. whose first factor is ceil(13 / tile).
+TEST(SplitWithTailKnob, AddsTheSplitsOfTheRoundedExtentWithAPartialLastTile) {
+  const Knob knob = Knob::SplitWithTail("t", 13, 2, {16});
+  std::set<KnobValue> values;
+  for (size_t i = 0; i < knob.size(); ++i) values.insert(knob.value(i));
+  EXPECT_EQ(values, (std::set<KnobValue>{{1, 13}, {13, 1}, {1, 16}, {2, 8}, {4, 4}}));
+  EXPECT_EQ(knob.value(0), (KnobValue{1, 13}));  // value(0) still multiplies to the extent
+  for (size_t i = 0; i < knob.size(); ++i) {
+    const KnobValue& v = knob.value(i);
+    EXPECT_EQ(v[0], (13 + v[1] - 1) / v[1]) << "first factor counts the tiles";
+  }
+  // {8, 2} would leave a whole tile past 13; the move towards it is no neighbour.
+  EXPECT_EQ(NeighbourValues(knob, {4, 4}), (std::set<KnobValue>{{2, 8}}));
+  EXPECT_TRUE(NeighbourValues(knob, {13, 1}).count({1, 13}));
+  ExpectSymmetricSimpleGraph(knob);
+
+  const Knob prime = Knob::SplitWithTail("t", 1021, 4, {1024});
+  EXPECT_TRUE(prime.Find({16, 1, 4, 16}));
+  EXPECT_TRUE(prime.Find({1021, 1, 1, 1}));
+  EXPECT_FALSE(prime.Find({1024, 1, 1, 1}));
+  EXPECT_FALSE(prime.Find({512, 1, 2, 1}));
+  EXPECT_EQ(prime.size(), 4u + 286u - 1u - 3u);  // 1021's, 1024's (C(13,3)) but tiles of 1 and 2
+  EXPECT_EQ(Knob::SplitWithTail("t", 64, 3, {}).size(), Knob::Split("t", 64, 3).size());
+  EXPECT_THROW(Knob::SplitWithTail("t", 16, 2, {16}), std::invalid_argument);
+}
+
 TEST(PermutationKnob, ThreeItemsMatchOpEvoFigure1b) {
   const Knob knob = Knob::Permutation("order", 3);
   EXPECT_EQ(knob.size(), 6u);
