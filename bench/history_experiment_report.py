@@ -5,6 +5,7 @@ import datetime
 import json
 import re
 import sqlite3
+import statistics
 import sys
 
 work, flows = sys.argv[1], sys.argv[2:]
@@ -43,6 +44,11 @@ for layer, task in enumerate(tasks, 1):
     taken = f"{flow.group(1) or flow.group(2)} ({score.group(1)})" if flow and score else "?"
     cells = [f"{best(f, layer, 8):.1f} / **{best(f, layer):.1f}**" for f in flows]
     print(f"| {layer} | {task['workload'].split(':', 1)[1]} | {task['weight']} | {taken} | " + " | ".join(cells) + " |")
+
+
+print("\nFirst batch (8 trials) / xgb's final best, median over layers (range): " + "; ".join(
+    f"{f} {statistics.median(r):.2f} ({min(r):.2f}-{max(r):.2f})"
+    for f, r in ((f, [best(f, layer, 8) / best("xgb", layer) for layer in range(1, len(tasks) + 1)]) for f in flows)))
 
 
 def latency_ms(flow):
