@@ -90,6 +90,22 @@ TEST(GemmOnDevice, LargeTilesOfAPrimeSizedGemmAreCorrect) {
   testing::ExpectAllCorrect(measurer, gemm, w, space, configs);
 }
 
+// A work-group of 4096 items with both tiles in local memory: POCL keeps what lives across the
+// barriers in stack arrays sized by the work-group, which overflowed the driver threads'
+// default 8 MiB stack and crashed the worker (signal 11) until the worker enlarged them.
+TEST(GemmOnDevice, LargeLocalMemoryWorkGroupsDoNotOverflowTheDriversStack) {
+  OpenClMeasurer measurer(testing::QuickMeasureOptions());
+  const KernelTemplate& gemm = GemmTiledTemplate();
+  if (measurer.limits().max_work_group_size < 4096) GTEST_SKIP() << "the device's work-groups are smaller";
+  const Workload w = ParseWorkload("gemm", "1024,1024,128");
+  const ConfigSpace space = gemm.Space(w, measurer.limits());
+  const Config c = testing::Pick(space, {{"tile_x", {8, 1, 64, 2}}, {"tile_y", {8, 1, 64, 2}}, {"tile_k", {2, 8, 8}},
+                                         {"vec", {1}}, {"local_a", {1}}, {"local_b", {1}},
+                                         {"auto_unroll_max_step", {512}}});
+  ASSERT_TRUE(space.IsValid(c)) << *space.WhyInvalid(c);
+  testing::ExpectAllCorrect(measurer, gemm, w, space, {c});
+}
+
 // Up to the native width: 16 floats on an AVX-512 device.
 TEST(GemmOnDevice, WideVectorsAreCorrect) { testing::ExpectWideVectorsCorrect(GemmTiledTemplate(), {"24,48,16", "9,32,7"}); }
 
