@@ -28,9 +28,7 @@ void GaOptions::Validate() const {
 }
 
 GaOptions GaOptions::Parse(const TunerOptionMap& options) {
-  const GaOptions parsed = ParseOptionTable("ga", Table(), options);
-  parsed.Validate();
-  return parsed;
+  return ParseOptionTable("ga", Table(), options);  // the tuner validates the whole
 }
 
 GaTuner::GaTuner(const ConfigSpace& space, uint64_t seed, GaOptions options)

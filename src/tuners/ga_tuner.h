@@ -23,7 +23,8 @@ struct GaOptions {
 
   static const OptionTable<GaOptions>& Table();
   void Validate() const;  // throws UserError
-  static GaOptions Parse(const TunerOptionMap& options);  // throws UserError
+  // Each key parsed and range-checked (UserError); the constructor validates the whole.
+  static GaOptions Parse(const TunerOptionMap& options);
 };
 
 class GaTuner : public Tuner {

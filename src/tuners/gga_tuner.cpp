@@ -44,9 +44,7 @@ void GgaOptions::Validate() const {
 }
 
 GgaOptions GgaOptions::Parse(const TunerOptionMap& options) {
-  const GgaOptions parsed = ParseOptionTable("gga", Table(), options);
-  parsed.Validate();
-  return parsed;
+  return ParseOptionTable("gga", Table(), options);  // the tuner validates the whole
 }
 
 GgaTuner::GgaTuner(const ConfigSpace& space, uint64_t seed, GgaOptions options)

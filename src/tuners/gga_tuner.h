@@ -29,7 +29,8 @@ struct GgaOptions {
 
   static const OptionTable<GgaOptions>& Table();
   void Validate() const;  // throws UserError
-  static GgaOptions Parse(const TunerOptionMap& options);  // throws UserError
+  // Each key parsed and range-checked (UserError); the constructor validates the whole.
+  static GgaOptions Parse(const TunerOptionMap& options);
 };
 
 class GgaTuner : public Tuner {
