@@ -27,7 +27,6 @@ struct OptionRange {
   std::string Describe() const;  // "at least 1", "in [0, 1]", "in (0, 1)"
 };
 
-inline constexpr OptionRange kAnyCount{};
 inline constexpr OptionRange kAtLeastOne{1};
 inline constexpr OptionRange kProbability{0, 1};
 inline constexpr OptionRange kNonNegative{};
@@ -38,7 +37,7 @@ struct OptionField {
   // size_t: a count; double: a number; bool: 0 or 1; std::string: one of `choices`.
   std::variant<size_t Options::*, double Options::*, bool Options::*, std::string Options::*> member;
   std::string_view help;
-  OptionRange range = kAnyCount;
+  OptionRange range = kNonNegative;
   std::vector<std::string_view> choices = {};
 };
 

@@ -94,14 +94,12 @@ FlowChoice ChooseFlow(const SqliteHistoryStore& store, const FlowTask& task, uin
   const auto& t = task.kernel_template;
   const HistoryScope scope{queries.TemplateVersions(t.name, t.knob_schema, t.source_hash),
                            options.any_device ? 0 : task.ids.device};
+  constexpr size_t kEvery = size_t{1} << 30;  // filter=0: every record, kept at every fit
   CandidateOptions candidates;
   candidates.omega = options.omega;
-  TunerOptionMap tuner_options;
   if (!options.filter) {
-    constexpr size_t kEvery = size_t{1} << 30;
     candidates.per_workload = static_cast<int64_t>(kEvery);
     candidates.limit = kEvery;
-    tuner_options["transfer_keep"] = std::to_string(kEvery);
   }
   const CandidateSearch search =
       FindCandidates(queries, scope, task.workload, SplitExtentsOf(*task.space), candidates);
@@ -120,9 +118,10 @@ FlowChoice ChooseFlow(const SqliteHistoryStore& store, const FlowTask& task, uin
     warm_start.transfer = TransferSamples(search.records);
     choice.primed = warm_start.transfer.size();
   }
+  TunerOptionMap tuner_options;
   if (const auto passed = options.flow_tuner_options.find(choice.tuner); passed != options.flow_tuner_options.end())
-    tuner_options.insert(passed->second.begin(), passed->second.end());  // filter=0's transfer_keep wins
-  if (choice.tuner != "xgb-tl") tuner_options.erase("transfer_keep");
+    tuner_options = passed->second;
+  if (choice.tuner == "xgb-tl" && !options.filter) tuner_options["transfer_keep"] = std::to_string(kEvery);
   choice.made = MakeTuner(choice.tuner, *task.space, seed, tuner_options);
   choice.made->Seed(exact);
   choice.made->Prime(warm_start);
