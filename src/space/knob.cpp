@@ -73,18 +73,11 @@ Knob Knob::Pinned(const KnobValue& value) const {
   return Knob(name_, kind_, {value});
 }
 
-Knob Knob::Split(std::string name, int64_t extent, int parts) {
-  if (extent < 1 || parts < 1) throw std::invalid_argument("split '" + name + "' needs extent, parts >= 1");
-  std::vector<KnobValue> values;
-  KnobValue prefix;
-  Factorize(extent, parts, prefix, values);
-  Knob knob(std::move(name), KnobKind::kSplit, std::move(values));
-  knob.LinkSplitNeighbours();
-  return knob;
-}
+Knob Knob::Split(std::string name, int64_t extent, int parts) { return SplitWithTail(std::move(name), extent, parts, {}); }
 
 Knob Knob::SplitWithTail(std::string name, int64_t extent, int parts, const std::vector<int64_t>& rounded) {
-  if (extent < 1 || parts < 2) throw std::invalid_argument("split '" + name + "' needs extent >= 1, parts >= 2");
+  if (extent < 1 || parts < 1) throw std::invalid_argument("split '" + name + "' needs extent, parts >= 1");
+  if (parts < 2 && !rounded.empty()) throw std::invalid_argument("split '" + name + "' needs parts >= 2 for tails");
   std::vector<KnobValue> values;
   KnobValue prefix;
   Factorize(extent, parts, prefix, values);
@@ -95,8 +88,10 @@ Knob Knob::SplitWithTail(std::string name, int64_t extent, int parts, const std:
     for (KnobValue& v : padded)
       if (r - extent < r / v[0]) values.push_back(std::move(v));
   }
-  std::sort(values.begin(), values.end());
-  values.erase(std::unique(values.begin(), values.end()), values.end());
+  if (!rounded.empty()) {
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+  }
   Knob knob(std::move(name), KnobKind::kSplit, std::move(values));
   knob.LinkSplitNeighbours();
   return knob;
