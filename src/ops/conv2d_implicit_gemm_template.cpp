@@ -107,7 +107,7 @@ class Conv2dImplicitGemm final : public Conv2dTemplate {
   ConfigSpace Space(const Workload& w, const DeviceLimits& limits) const override {
     const ImplicitGemmShape g(ConvShape::Of(w));
     ConfigSpace space;
-    AddGemmTileKnobs(space, g.m_pad, g.n_pad, g.k);
+    AddGemmTileKnobs(space, g.m_pad, g.n_pad, g.k, GemmTails::kExactOnly);
     space.AddKnob(Knob::Discrete("vec", FloatVectorWidths(limits, 4)));
     space.AddKnob(Knob::Categorical("local_b", {0, 1}));
     space.AddConstraint([g, limits](const ConfigSpace& sp, const Config& c) {

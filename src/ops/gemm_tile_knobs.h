@@ -11,6 +11,9 @@ namespace tt {
 // work-items, contiguous elements per work-item); tile_k splits `k` in 3 (staged steps, middle
 // steps, always-unrolled inner steps); auto_unroll_max_step: the longest staged step whose
 // middle loop is unrolled.
-void AddGemmTileKnobs(ConfigSpace& space, int64_t m, int64_t n, int64_t k);
+// kRoundedUp: the splits also cover each extent rounded up, the kernel guarding partial tiles
+// (gemm_tiled); kExactOnly: exact factorizations of extents the caller has padded itself.
+enum class GemmTails { kExactOnly, kRoundedUp };
+void AddGemmTileKnobs(ConfigSpace& space, int64_t m, int64_t n, int64_t k, GemmTails tails);
 
 }  // namespace tt

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "ops/build_options.h"
+#include "ops/gemm_tile_knobs.h"
 
 namespace tt {
 namespace {
@@ -55,23 +56,6 @@ std::optional<std::string> CheckTemplateRules(const MatmulTiles& t) {
   return std::nullopt;
 }
 
-// The extents that tile_x, tile_y and tile_k may also factor (Knob::SplitWithTail), so that
-// sizes no good tile divides (1021 and 1019 are prime) get the tile shapes of their round
-// neighbours, the kernel guarding the partial last tile: the extent rounded up to a multiple
-// of 16, the widest float vector, so every vector width and the tiles of a multiple of 16
-// fit; and to a multiple of 64, rich in powers of two where the multiple of 16 is not (1000
-// becomes 1008 = 16 x 63 or 1024). Only when that adds at most a quarter of the extent: past
-// that the padded rows and columns cost more than an exact smaller tile loses, and each
-// rounding adds up to a few hundred values to the knob. Exact splits stay in the knob.
-std::vector<int64_t> RoundedExtents(int64_t extent) {
-  std::vector<int64_t> rounded;
-  for (const int64_t quantum : {16, 64}) {
-    const int64_t r = (extent + quantum - 1) / quantum * quantum;
-    if (r != extent && 4 * (r - extent) <= extent && (rounded.empty() || rounded.back() != r)) rounded.push_back(r);
-  }
-  return rounded;
-}
-
 int64_t Product(const KnobValue& split) {
   int64_t p = 1;
   for (const int64_t f : split) p *= f;
@@ -120,10 +104,7 @@ class MatmulTiled final : public KernelTemplate {
     const MatmulShape s(w);
     ConfigSpace space;
     if (batched_) space.AddKnob(Knob::Split("tile_b", s.b, 2));
-    space.AddKnob(Knob::SplitWithTail("tile_x", s.m, 4, RoundedExtents(s.m)));
-    space.AddKnob(Knob::SplitWithTail("tile_y", s.n, 4, RoundedExtents(s.n)));
-    space.AddKnob(Knob::SplitWithTail("tile_k", s.k, 3, RoundedExtents(s.k)));
-    space.AddKnob(Knob::Discrete("auto_unroll_max_step", {0, 16, 64, 512}));
+    AddGemmTileKnobs(space, s.m, s.n, s.k, GemmTails::kRoundedUp);
     space.AddKnob(Knob::Discrete("vec", FloatVectorWidths(limits, 1)));
     space.AddKnob(Knob::Categorical("local_a", {0, 1}));
     space.AddKnob(Knob::Categorical("local_b", {0, 1}));
