@@ -14,6 +14,12 @@
 //            when UNROLL_K) and inner (always unrolled) steps.
 //   VEC: float vector width along N; LOCAL_A / LOCAL_B: stage A / B tiles in local memory,
 //        one tile per batch entry of the work-group.
+//   PACK_B: B is first copied by pack_b, a pre-pass the host times with the kernel, into one
+//        panel per column of work-groups: its TN columns for each k, contiguous. The K loop
+//        then reads B as one stream instead of TK rows N floats apart, which at power-of-two N
+//        all fall into the same cache sets; a transposed B is read along N like any other.
+//        Columns past N (of the edge panel, or of whole panels past N where tile_y factors N
+//        rounded up) repeat the last one, so edge groups read panels unguarded.
 // A split may also factor its extent rounded up (src/ops/matmul_templates.cpp): the host then
 // sets TAIL_M, TAIL_N or TAIL_K and the last tile along that extent is partial. Work-groups
 // whose tile lies inside M x N run the unguarded code; the edge groups clamp the rows and
@@ -28,6 +34,12 @@
 #endif
 #ifndef TAIL_K
 #define TAIL_K 0
+#endif
+#ifndef PACK_B
+#define PACK_B 0
+#endif
+#if PACK_B && LOCAL_B
+#error "PACK_B and LOCAL_B both stage B"
 #endif
 
 // floatv, VLOAD and VSTORE come from vector_types.cl.
@@ -68,6 +80,7 @@
 #define NV (TY3 / VEC)        // vectors per contiguous column tile
 #define WG (TX2 * TY2)        // work-items per batch entry of a group
 #define KR (K % TK)           // K of the remainder step (0 without TAIL_K)
+#define NP TY0                 // panels of a packed B, one per column of work-groups
 
 // Row m of A and column n of B as an edge group (G = 1) loads them: clamped into the matrix.
 #define ROW(G, m) ((G) && TAIL_M ? min((m), M - 1) : (m))
@@ -126,7 +139,7 @@ void stage_b(__global const float* restrict B, __local float* Bs, int k0, int n0
 
 // VEC columns of B from column n on, each clamped to the last column: for the vectors of an
 // edge group that reach past N.
-#if TAIL_N && !LOCAL_B
+#if TAIL_N && !LOCAL_B && !PACK_B
 floatv load_b_lanes(__global const float* restrict B, int k, int n) {
   float lanes[VEC];
 #pragma unroll
@@ -149,6 +162,8 @@ void store_lanes(floatv v, __global float* restrict row, int n) {
 // The operands of step kk of the tile: column c of the B tile as a vector, row r of the A tile.
 #if LOCAL_B
 #define LOAD_B(G, kk, c) VLOAD(&Bs[(kk) * TN + (c)])
+#elif PACK_B
+#define LOAD_B(G, kk, c) VLOAD(&Bp[(k0 + (kk)) * TN + (c)])
 #elif TAIL_N
 #define LOAD_B(G, kk, c) \
   ((G) && n0 + (c) + VEC > N ? load_b_lanes(B, k0 + (kk), n0 + (c)) : B_VEC_AT(k0 + (kk), n0 + (c)))
@@ -268,7 +283,11 @@ void matmul(__global const float* restrict X, __global const float* restrict Y,
   const int m0 = get_group_id(1) * TM;
   const int b = get_global_id(2);
   __global const float* restrict A = X + b * (M * K);
+#if PACK_B
+  __global const float* restrict Bp = Y + (b * NP + get_group_id(0)) * (K * TN);  // the group's panel
+#else
   __global const float* restrict B = Y + b * (K * N);
+#endif
   __global float* restrict C = Z + b * (M * N);
 
   floatv acc[TX1 * TX3][TY1 * NV];
@@ -306,3 +325,18 @@ void matmul(__global const float* restrict X, __global const float* restrict Y,
   MATMUL_TILE(AS_INSIDE)
 #endif
 }
+
+#if PACK_B
+// Panel p of batch entry b: Yp[((b * NP + p) * K + k) * TN + j] = B(k, p * TN + j), the
+// column clamped to the last one. Each work-item copies one column: neighbours read
+// neighbouring addresses, unless B is stored transposed.
+__kernel void pack_b(__global const float* restrict Y, __global float* restrict Yp) {
+  const int j = get_global_id(0);
+  const int p = get_global_id(1);
+  const int b = get_global_id(2);
+  __global const float* restrict B = Y + b * (K * N);
+  __global float* restrict panel = Yp + (b * NP + p) * (K * TN) + j;
+  const int n = min(p * TN + j, N - 1);
+  for (int k = 0; k < K; ++k) panel[k * TN] = B_AT(k, n);
+}
+#endif

@@ -113,6 +113,7 @@ std::optional<MeasureResult> OpenClMeasurer::MeasureValid(const MeasureTask& tas
   request.workload_key = task.workload.Key();
   request.build_options = task.kernel->BuildOptions(task.workload, *task.space, config);
   request.geometry = task.kernel->Geometry(task.workload, *task.space, config);
+  request.pre_pass = task.kernel->PrePassOf(task.workload, *task.space, config);
   request.flops = task.kernel->Flops(task.workload);
   request.min_time_s = options_.min_time_s;
   request.max_repeats = options_.max_repeats;

@@ -46,6 +46,26 @@ auto DecodeLine(std::string_view line, Decode decode) -> std::optional<decltype(
   }
 }
 
+json GeometryToJson(const LaunchGeometry& g) { return {{"global", g.global}, {"local", g.local}, {"dims", g.dims}}; }
+
+LaunchGeometry GeometryFromJson(const json& j) {
+  LaunchGeometry g;
+  g.global = j.at("global").get<std::array<size_t, 3>>();
+  g.local = j.at("local").get<std::array<size_t, 3>>();
+  g.dims = j.at("dims").get<unsigned>();
+  return g;
+}
+
+json PrePassToJson(const PrePass& p) {
+  return {{"kernel", p.kernel_name}, {"input", p.input}, {"scratch_elements", p.scratch_elements},
+          {"geometry", GeometryToJson(p.geometry)}};
+}
+
+PrePass PrePassFromJson(const json& j) {
+  return {j.at("kernel").get<std::string>(), j.at("input").get<size_t>(), j.at("scratch_elements").get<size_t>(),
+          GeometryFromJson(j.at("geometry"))};
+}
+
 }  // namespace
 
 std::string EncodeHello(const WorkerHello& hello) {
@@ -67,17 +87,17 @@ std::optional<WorkerHello> DecodeHello(std::string_view line) {
 }
 
 std::string EncodeRequest(const WorkerRequest& r) {
-  return Dump({{"kind", r.kind == WorkerRequest::Kind::kPrepare ? "prepare" : "measure"},
-              {"template", r.template_name},
-              {"workload", r.workload_key},
-              {"options", r.build_options},
-              {"global", r.geometry.global},
-              {"local", r.geometry.local},
-              {"dims", r.geometry.dims},
-              {"flops", r.flops},
-              {"min_time_s", r.min_time_s},
-              {"max_repeats", r.max_repeats},
-              {"give_up_slower_than_s", r.give_up_slower_than_s}});
+  json j = {{"kind", r.kind == WorkerRequest::Kind::kPrepare ? "prepare" : "measure"},
+            {"template", r.template_name},
+            {"workload", r.workload_key},
+            {"options", r.build_options},
+            {"geometry", GeometryToJson(r.geometry)},
+            {"flops", r.flops},
+            {"min_time_s", r.min_time_s},
+            {"max_repeats", r.max_repeats},
+            {"give_up_slower_than_s", r.give_up_slower_than_s}};
+  if (r.pre_pass) j["pre_pass"] = PrePassToJson(*r.pre_pass);
+  return Dump(j);
 }
 
 std::optional<WorkerRequest> DecodeRequest(std::string_view line) {
@@ -89,9 +109,8 @@ std::optional<WorkerRequest> DecodeRequest(std::string_view line) {
     r.template_name = j.at("template").get<std::string>();
     r.workload_key = j.at("workload").get<std::string>();
     r.build_options = j.at("options").get<std::string>();
-    r.geometry.global = j.at("global").get<std::array<size_t, 3>>();
-    r.geometry.local = j.at("local").get<std::array<size_t, 3>>();
-    r.geometry.dims = j.at("dims").get<unsigned>();
+    r.geometry = GeometryFromJson(j.at("geometry"));
+    if (j.contains("pre_pass")) r.pre_pass = PrePassFromJson(j.at("pre_pass"));
     r.flops = j.at("flops").get<double>();
     r.min_time_s = j.at("min_time_s").get<double>();
     r.max_repeats = j.at("max_repeats").get<int>();

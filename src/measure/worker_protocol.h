@@ -30,6 +30,7 @@ struct WorkerRequest {
   std::string workload_key;
   std::string build_options;
   LaunchGeometry geometry;
+  std::optional<PrePass> pre_pass;
   double flops = 0;
   double min_time_s = 0.1;
   int max_repeats = 1000;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 #include "core/errors.h"
@@ -16,8 +17,8 @@ constexpr uint64_t kInputSeed = 20240601;
 // Prepared workloads are kept up to this much memory (host and device together): a network's
 // layers fit, and a CPU device shares the host's memory.
 constexpr size_t kMaxHeldBytes = size_t{2} << 30;
-constexpr size_t kMaxLogBytes = 8192;
-constexpr size_t kRepeatsBeforeGivingUp = 3;  // a slow config is still timed this often  // the start of a compiler log says what went wrong
+constexpr size_t kMaxLogBytes = 8192;          // the start of a compiler log says what went wrong
+constexpr size_t kRepeatsBeforeGivingUp = 3;  // a slow config is still timed this often
 
 std::string Truncated(std::string log) {
   if (log.size() <= kMaxLogBytes) return log;
@@ -62,6 +63,7 @@ struct WorkerSession::Workspace {
   size_t output = 0;
   std::vector<float> scratch;  // the output as read back
   size_t bytes = 0;             // host and device memory held for this workload
+  std::optional<ocl::FloatBuffer> packed;  // a pre-pass's output, grown to the largest asked for
 };
 
 WorkerSession::WorkerSession(const ocl::Device& device) : context_(device) {}
@@ -140,23 +142,45 @@ MeasureResult WorkerSession::BuildAndRun(const WorkerRequest& request) {
 MeasureResult WorkerSession::Run(const ocl::Program& program, const WorkerRequest& request, double compile_s) {
   Workspace& ws = current();
   ocl::Kernel kernel = program.CreateKernel(ws.kernel->kernel_name());
+  const std::optional<PrePass>& pre = request.pre_pass;
+  std::optional<ocl::Kernel> pre_kernel;
+  if (pre) {
+    if (pre->input >= ws.buffers.size() || pre->input == ws.output)
+      return WithCompileTime(
+          MeasureResult::Failure(MeasureStatus::kRuntimeError, "pre-pass input is not an input buffer"), compile_s);
+    if (!ws.packed || ws.packed->elements() < pre->scratch_elements) {
+      ws.bytes -= ws.packed ? ws.packed->elements() * sizeof(float) : 0;
+      ws.packed.reset();
+      ws.packed = context_.CreateBuffer(pre->scratch_elements);
+      ws.bytes += pre->scratch_elements * sizeof(float);
+    }
+    // NaN, so that a main kernel reading what the pre-pass never wrote fails verification
+    // instead of finding an earlier config's packing there.
+    const std::vector<float> nan(ws.packed->elements(), std::numeric_limits<float>::quiet_NaN());
+    context_.Write(*ws.packed, nan);
+    pre_kernel = program.CreateKernel(pre->kernel_name);
+    pre_kernel->SetArg(0, ws.buffers[pre->input]);
+    pre_kernel->SetArg(1, *ws.packed);
+  }
   for (size_t i = 0; i < ws.buffers.size(); ++i) {
-    kernel.SetArg(static_cast<unsigned>(i), ws.buffers[i]);
+    kernel.SetArg(static_cast<unsigned>(i), pre && i == pre->input ? *ws.packed : ws.buffers[i]);
     // Inputs are rewritten because an earlier faulty kernel may have scribbled on them; the
     // output starts as NaN so that elements the kernel never writes are caught.
     if (i != ws.output) context_.Write(ws.buffers[i], ws.host[i]);
   }
   std::fill(ws.scratch.begin(), ws.scratch.end(), std::numeric_limits<float>::quiet_NaN());
   context_.Write(ws.buffers[ws.output], ws.scratch);
-  const auto& g = request.geometry;
-  context_.Launch(kernel, g.dims, g.global, g.local);  // warm-up: POCL compiles the work-group function here
+  const auto run = [&](const ocl::Kernel& k, const LaunchGeometry& g) { return context_.Launch(k, g.dims, g.global, g.local); };
+  // One run: the pre-pass and the kernel, timed together.
+  const auto launch = [&] { return (pre ? run(*pre_kernel, pre->geometry) : 0.0) + run(kernel, request.geometry); };
+  launch();  // warm-up: POCL compiles the work-group functions here
   context_.Read(ws.buffers[ws.output], ws.scratch);
   if (auto mismatch = FindMismatch(ws.scratch, ws.host[ws.output]))
     return WithCompileTime(MeasureResult::Failure(MeasureStatus::kWrongAnswer, *mismatch), compile_s);
   std::vector<double> times;
   double total = 0, fastest = std::numeric_limits<double>::infinity();
   while (times.empty() || (total < request.min_time_s && static_cast<int>(times.size()) < request.max_repeats)) {
-    times.push_back(context_.Launch(kernel, g.dims, g.global, g.local));
+    times.push_back(launch());
     total += times.back();
     fastest = std::min(fastest, times.back());
     if (request.give_up_slower_than_s > 0 && times.size() >= kRepeatsBeforeGivingUp &&

@@ -31,6 +31,17 @@ struct LaunchGeometry {
   unsigned dims = 1;
 };
 
+// A kernel of the same program launched before the template's kernel in every run and timed
+// with it: it rewrites input `input` (a Buffers() index) into a scratch buffer of
+// `scratch_elements` floats, in a layout the main kernel reads better (panels of B for a GEMM);
+// the main kernel then gets that scratch buffer in the input's place.
+struct PrePass {
+  std::string kernel_name;
+  size_t input = 0;
+  size_t scratch_elements = 0;
+  LaunchGeometry geometry;
+};
+
 // A float buffer passed to the kernel, in argument order. Inputs are filled with small
 // integers so that any summation order gives the exact reference result.
 struct BufferSpec {
@@ -60,6 +71,10 @@ class KernelTemplate {
                                    const Config& config) const = 0;
   virtual LaunchGeometry Geometry(const Workload& workload, const ConfigSpace& space,
                                   const Config& config) const = 0;
+  // The packing kernel this config runs before the main one; none by default.
+  virtual std::optional<PrePass> PrePassOf(const Workload&, const ConfigSpace&, const Config&) const {
+    return std::nullopt;
+  }
   virtual std::vector<BufferSpec> Buffers(const Workload& workload) const = 0;
   virtual double Flops(const Workload& workload) const = 0;
   // Fills `output` from `inputs` (the non-output buffers, in Buffers() order).

@@ -29,13 +29,13 @@ struct MatmulShape {
 
 struct MatmulTiles {
   KnobValue b, x, y, k;  // tile_b (B; 1x1 for GEMM), tile_x (M), tile_y (N), tile_k (K)
-  int64_t vec, unroll_max_step, local_a, local_b;
+  int64_t vec, unroll_max_step, local_a, local_b, pack_b;
 
   MatmulTiles(const ConfigSpace& space, const Config& c)
       : b(space.HasKnob("tile_b") ? space.Value(c, "tile_b") : KnobValue{1, 1}), x(space.Value(c, "tile_x")),
         y(space.Value(c, "tile_y")), k(space.Value(c, "tile_k")), vec(space.Scalar(c, "vec")),
         unroll_max_step(space.Scalar(c, "auto_unroll_max_step")), local_a(space.Scalar(c, "local_a")),
-        local_b(space.Scalar(c, "local_b")) {}
+        local_b(space.Scalar(c, "local_b")), pack_b(space.Scalar(c, "pack_b")) {}
 
   int64_t work_group_size() const { return b[1] * x[2] * y[2]; }
   int64_t tile_m() const { return x[1] * x[2] * x[3]; }
@@ -53,7 +53,14 @@ std::optional<std::string> CheckTemplateRules(const MatmulTiles& t) {
   const int64_t vectors = t.accumulators() / t.vec;
   if (t.k[2] * vectors > kMaxInnerBody) return "inner unrolled step too large";
   if (t.unroll_middle() && t.tile_k() * vectors > kMaxUnrolledBody) return "unrolled middle step too large";
+  if (t.pack_b && t.local_b) return "pack_b and local_b both stage B";
   return std::nullopt;
+}
+
+int64_t LargestDivisorUpTo(int64_t n, int64_t limit) {
+  for (int64_t d = std::min(n, limit); d > 1; --d)
+    if (n % d == 0) return d;
+  return 1;
 }
 
 int64_t Product(const KnobValue& split) {
@@ -96,8 +103,8 @@ class MatmulTiled final : public KernelTemplate {
     return text;
   }
   std::string_view description() const override {
-    return batched_ ? "GEMM tiles per batch entry, AutoTVM dense knobs plus a batch split, optional local staging"
-                    : "register tiles, vector loads, AutoTVM dense knobs, optional local staging of A and B";
+    return batched_ ? "GEMM tiles per batch entry, AutoTVM dense knobs plus a batch split, local staging or packed B"
+                    : "register tiles, vector loads, AutoTVM dense knobs, A and B staged locally or B packed in panels";
   }
 
   ConfigSpace Space(const Workload& w, const DeviceLimits& limits) const override {
@@ -108,6 +115,7 @@ class MatmulTiled final : public KernelTemplate {
     space.AddKnob(Knob::Discrete("vec", FloatVectorWidths(limits, 1)));
     space.AddKnob(Knob::Categorical("local_a", {0, 1}));
     space.AddKnob(Knob::Categorical("local_b", {0, 1}));
+    space.AddKnob(Knob::Categorical("pack_b", {0, 1}));
     space.AddConstraint([limits](const ConfigSpace& sp, const Config& c) {
       const MatmulTiles t(sp, c);
       return CheckDeviceLimits(t.work_group_size(), t.local_bytes(), limits);
@@ -122,7 +130,8 @@ class MatmulTiled final : public KernelTemplate {
     return "-cl-mad-enable" + Define("M", s.m) + Define("N", s.n) + Define("K", s.k) + Define("TRANS_A", s.transpose_a) +
            Define("TRANS_B", s.transpose_b) + DefineSplit("TB", t.b) + DefineSplit("TX", t.x) + DefineSplit("TY", t.y) +
            DefineSplit("TK", t.k) + Define("VEC", t.vec) + Define("UNROLL_K", t.unroll_middle()) +
-           Define("LOCAL_A", t.local_a) + Define("LOCAL_B", t.local_b) + TailOptions(s, t);
+           Define("LOCAL_A", t.local_a) + Define("LOCAL_B", t.local_b) + Define("PACK_B", t.pack_b) +
+           TailOptions(s, t);
   }
 
   LaunchGeometry Geometry(const Workload&, const ConfigSpace& space, const Config& c) const override {
@@ -133,6 +142,20 @@ class MatmulTiled final : public KernelTemplate {
     g.global = {static_cast<size_t>(t.y[0] * t.y[2]), static_cast<size_t>(t.x[0] * t.x[2]),
                 static_cast<size_t>(t.b[0] * t.b[1])};
     return g;
+  }
+
+  // pack_b: one panel per column of work-groups (y[0] of them, past N too where tile_y factors
+  // N rounded up), each tile_n() columns for every k and batch entry; one work-item per panel
+  // column, in work-groups of up to 64 columns.
+  std::optional<PrePass> PrePassOf(const Workload& w, const ConfigSpace& space, const Config& c) const override {
+    const MatmulTiles t(space, c);
+    if (!t.pack_b) return std::nullopt;
+    const MatmulShape s(w);
+    PrePass pass{"pack_b", 1, ElementCount({s.b, t.y[0], s.k, t.tile_n()}), {}};
+    pass.geometry.dims = 3;
+    pass.geometry.global = {static_cast<size_t>(t.tile_n()), static_cast<size_t>(t.y[0]), static_cast<size_t>(s.b)};
+    pass.geometry.local = {static_cast<size_t>(LargestDivisorUpTo(t.tile_n(), 64)), 1, 1};
+    return pass;
   }
 
   std::vector<BufferSpec> Buffers(const Workload& w) const override {

@@ -3,6 +3,7 @@
 // reference by the worker.
 #include "cli/on_device.h"
 
+#include <map>
 #include <set>
 
 #include "ops/matmul_templates.h"
@@ -10,42 +11,20 @@
 namespace tt {
 namespace {
 
-// The kernel variants a config selects: each knob value that changes the code, vector loads
-// of B with and without local staging (a transposed B is gathered otherwise), and both
-// operands staged over several K steps of more than one element each.
+// The kernel variants a config selects: each knob value that changes the code, each way of
+// reading B with and without vectors (a transposed B is gathered from global memory), and
+// both operands staged over several K steps of more than one element each.
 std::set<std::string> Features(const ConfigSpace& space, const Config& c) {
-  const std::string local_b = std::to_string(space.Scalar(c, "local_b"));
+  const std::string b_source = testing::MatmulBSource(space, c);
   const KnobValue k = space.Value(c, "tile_k");
   const bool staged_steps = space.Scalar(c, "local_a") && space.Scalar(c, "local_b") && k[0] > 1 && k[1] * k[2] > 1;
   return {"vec" + std::to_string(space.Scalar(c, "vec")),
           "local_a" + std::to_string(space.Scalar(c, "local_a")),
-          "local_b" + local_b,
+          "b_" + b_source,
           "unrolled" + std::to_string(space.Scalar(c, "auto_unroll_max_step") > 0),
           "batch_items" + std::to_string(space.Value(c, "tile_b")[1] > 1),
-          "vector" + std::to_string(space.Scalar(c, "vec") > 1) + "_local_b" + local_b,
+          "vector" + std::to_string(space.Scalar(c, "vec") > 1) + "_b_" + b_source,
           "staged_steps" + std::to_string(staged_steps)};
-}
-
-// Few valid configs that together show every feature some valid config of `space` has:
-// greedy set cover over a random pool, so the build count stays small.
-std::vector<Config> CoveringSample(const ConfigSpace& space, uint64_t seed) {
-  const auto pool = testing::RandomValidConfigs(space, 3000, seed);
-  std::set<std::string> missing;
-  for (const Config& c : pool)
-    for (const auto& f : Features(space, c)) missing.insert(f);
-  std::vector<Config> sample;
-  while (!missing.empty()) {
-    const Config* best = nullptr;
-    size_t best_gain = 0;
-    for (const Config& c : pool) {
-      size_t gain = 0;
-      for (const auto& f : Features(space, c)) gain += missing.count(f);
-      if (gain > best_gain) best = &c, best_gain = gain;
-    }
-    for (const auto& f : Features(space, *best)) missing.erase(f);
-    sample.push_back(*best);
-  }
-  return sample;
 }
 
 struct Case {
@@ -66,7 +45,7 @@ TEST_P(BatchMatmulOnDevice, CoveringSampleOfValidConfigsIsCorrect) {
   const KernelTemplate& bmm = BatchMatmulTiledTemplate();
   const Workload w = ParseWorkload("batch_matmul", GetParam().shape, GetParam().flags);
   const ConfigSpace space = bmm.Space(w, measurer.limits());
-  const auto sample = CoveringSample(space, 5);
+  const auto sample = testing::CoveringSample(space, 5, Features);
   ASSERT_GE(sample.size(), GetParam().min_configs);
   testing::ExpectAllCorrect(measurer, bmm, w, space, sample);
 }
@@ -80,22 +59,25 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"2,16,32,8", {"transpose_b"}, 4}, Case{"3,7,13,5", {"transpose_a", "transpose_b"}, 2},
                       Case{"2,16,32,8", {"transpose_a", "transpose_b"}, 4}));
 
-// 61, 125 and 29 are rounded up to 64, 128 and 32: two configs with partial last tiles along
-// all three, one of them staging A and B in local memory, without and with both operands
-// transposed (the cases above add the single transpositions with 13 rounded up).
+// 61, 125 and 29 are rounded up to 64, 128 and 32: three configs with partial last tiles
+// along all three, reading B from global memory, staged in local memory (with A) and packed,
+// without and with both operands transposed (the cases above add the single transpositions
+// with 13 rounded up).
 TEST(BatchMatmulOnDevice, PartialTilesOfOddShapesAreCorrect) {
   OpenClMeasurer measurer(testing::QuickMeasureOptions());
   const KernelTemplate& bmm = BatchMatmulTiledTemplate();
   for (const auto& flags : std::vector<std::vector<std::string>>{{}, {"transpose_a", "transpose_b"}}) {
     const Workload w = ParseWorkload("batch_matmul", "3,61,125,29", flags);
     const ConfigSpace space = bmm.Space(w, measurer.limits());
-    std::vector<Config> sample;
-    for (const Config& c : testing::RandomValidConfigs(space, 300, 7)) {
-      if (testing::PartialTiles(space, c) != "mnk") continue;
-      const bool staged = space.Scalar(c, "local_a") && space.Scalar(c, "local_b");
-      if (sample.size() == static_cast<size_t>(staged)) sample.push_back(c);
+    std::map<std::string, Config> by_source;
+    for (const Config& c : testing::RandomValidConfigs(space, 600, 7)) {
+      const std::string source = testing::MatmulBSource(space, c);
+      if (testing::PartialTiles(space, c) == "mnk" && (source != "local" || space.Scalar(c, "local_a")))
+        by_source.emplace(source, c);
     }
-    ASSERT_EQ(sample.size(), 2u) << w.Key();
+    ASSERT_EQ(by_source.size(), 3u) << w.Key();
+    std::vector<Config> sample;
+    for (const auto& [source, c] : by_source) sample.push_back(c);
     testing::ExpectAllCorrect(measurer, bmm, w, space, sample);
   }
 }

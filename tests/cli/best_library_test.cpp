@@ -47,8 +47,8 @@ void Record(const std::string& db, const std::string& shape, const std::vector<s
   store->RecordBatch(run, ids, trials);
 }
 
-const std::string kSlow = "tile_x=[8,4,1,1];tile_y=[8,4,1,1];tile_k=[2,8,2];auto_unroll_max_step=0;vec=1;local_a=0;local_b=0";
-const std::string kFast = "tile_x=[2,4,2,2];tile_y=[2,2,2,4];tile_k=[1,16,2];auto_unroll_max_step=16;vec=4;local_a=1;local_b=0";
+const std::string kSlow = "tile_x=[8,4,1,1];tile_y=[8,4,1,1];tile_k=[2,8,2];auto_unroll_max_step=0;vec=1;local_a=0;local_b=0;pack_b=0";
+const std::string kFast = "tile_x=[2,4,2,2];tile_y=[2,2,2,4];tile_k=[1,16,2];auto_unroll_max_step=16;vec=4;local_a=1;local_b=0;pack_b=0";
 
 TEST(BestLibrary, ExactRecordOrFallbackFromTheMostSimilarWorkload) {
   ScratchDir dir;
@@ -69,7 +69,7 @@ TEST(BestLibrary, ExactRecordOrFallbackFromTheMostSimilarWorkload) {
   EXPECT_EQ(fallback->source_workload, "gemm:m=32,n=32,k=32");
   EXPECT_DOUBLE_EQ(fallback->match_score, (5.0 / 6 + 1 + 1) / 3);  // 32 has 6 divisors, 5 divide 48
   EXPECT_EQ(fallback->config_key,
-            "tile_x=[3,4,2,2];tile_y=[2,2,2,4];tile_k=[1,16,2];auto_unroll_max_step=16;vec=4;local_a=1;local_b=0");
+            "tile_x=[3,4,2,2];tile_y=[2,2,2,4];tile_k=[1,16,2];auto_unroll_max_step=16;vec=4;local_a=1;local_b=0;pack_b=0");
   EXPECT_NE(fallback->build_options.find("-D M=48"), std::string::npos) << fallback->build_options;
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "ops/matmul_templates.h"
 #include "ops/template_test_util.h"
@@ -11,36 +12,48 @@
 namespace tt {
 namespace {
 
-// For each (vec, local_a, local_b, unrolled) combination, one random valid config.
-std::vector<Config> CoveringSample(const ConfigSpace& space, uint64_t seed) {
-  Rng rng(seed);
-  std::map<std::string, Config> by_kind;
-  for (int tries = 0; tries < 200000 && by_kind.size() < 32; ++tries) {
-    const Config c = space.Random(rng);
-    if (!space.IsValid(c)) continue;
-    const std::string kind = std::to_string(space.Scalar(c, "vec")) + std::to_string(space.Scalar(c, "local_a")) +
-                             std::to_string(space.Scalar(c, "local_b")) +
-                             std::to_string(space.Scalar(c, "auto_unroll_max_step") > 0);
-    by_kind.emplace(kind, c);
-  }
-  std::vector<Config> sample;
-  for (auto& [kind, c] : by_kind) sample.push_back(c);
-  return sample;
+// The kernel variants a config selects: each knob value that changes the code, and each way
+// of reading B with and without vectors and with A staged or not.
+std::set<std::string> Features(const ConfigSpace& space, const Config& c) {
+  const std::string b_source = testing::MatmulBSource(space, c);
+  const std::string local_a = std::to_string(space.Scalar(c, "local_a"));
+  return {"vec" + std::to_string(space.Scalar(c, "vec")),
+          "local_a" + local_a,
+          "b_" + b_source,
+          "unrolled" + std::to_string(space.Scalar(c, "auto_unroll_max_step") > 0),
+          "vector" + std::to_string(space.Scalar(c, "vec") > 1) + "_b_" + b_source,
+          "local_a" + local_a + "_b_" + b_source};
 }
 
-void ExpectAllCorrect(const std::string& shape, size_t min_kinds) {
+void ExpectAllCorrect(const std::string& shape, size_t min_configs) {
   OpenClMeasurer measurer(testing::QuickMeasureOptions());
   const KernelTemplate& gemm = GemmTiledTemplate();
   const Workload w = ParseWorkload("gemm", shape);
   const ConfigSpace space = gemm.Space(w, measurer.limits());
-  const auto sample = CoveringSample(space, 11);
-  ASSERT_GE(sample.size(), min_kinds);
+  const auto sample = testing::CoveringSample(space, 11, Features);
+  ASSERT_GE(sample.size(), min_configs);
   testing::ExpectAllCorrect(measurer, gemm, w, space, sample);
 }
 
-TEST(GemmOnDevice, EveryVectorAndLocalMemoryVariantIsCorrect) { ExpectAllCorrect("48,40,24", 32); }
+TEST(GemmOnDevice, EveryVectorStagingAndPackingVariantIsCorrect) { ExpectAllCorrect("48,40,24", 6); }
 
 TEST(GemmOnDevice, PrimeAndOddShapesAreCorrect) { ExpectAllCorrect("7,13,5", 4); }
+
+// A packed B whose last panel passes N (13 rounded up to 16, 1000 to 1008 or 1024), with a K
+// remainder step: the panel's columns past N repeat the last one and are never stored.
+TEST(GemmOnDevice, PackedPanelsPastTheLastColumnAreCorrect) {
+  OpenClMeasurer measurer(testing::QuickMeasureOptions());
+  const KernelTemplate& gemm = GemmTiledTemplate();
+  for (const char* shape : {"7,13,29", "5,1000,67"}) {
+    const Workload w = ParseWorkload("gemm", shape);
+    const ConfigSpace space = gemm.Space(w, measurer.limits());
+    std::vector<Config> sample;
+    for (const Config& c : testing::RandomValidConfigs(space, 2000, 13))
+      if (sample.size() < 2 && space.Scalar(c, "pack_b") && testing::PartialTiles(space, c) == "nk") sample.push_back(c);
+    ASSERT_EQ(sample.size(), 2u) << shape;
+    testing::ExpectAllCorrect(measurer, gemm, w, space, sample);
+  }
+}
 
 // A random valid config whose last tiles are partial along each of `dims`.
 void ExpectPartialTilesCorrect(const std::string& shape, const std::string& dims) {
@@ -62,8 +75,9 @@ TEST(GemmOnDevice, PartialTilesOfOddShapesAreCorrect) {
   ExpectPartialTilesCorrect("17,33,65", "k");
 }
 
-// Prime N and K at the size of 1024^3, with the large tiles that make it fast: vector and
-// local-memory variants, partial tiles along every dimension with a K remainder step of 3.
+// Prime N and K at the size of 1024^3, with the large tiles that make it fast: vector,
+// local-memory and packed-B variants, partial tiles along every dimension with a K remainder
+// step of 3.
 TEST(GemmOnDevice, LargeTilesOfAPrimeSizedGemmAreCorrect) {
   OpenClMeasurer measurer(testing::QuickMeasureOptions());
   const KernelTemplate& gemm = GemmTiledTemplate();
@@ -76,6 +90,8 @@ TEST(GemmOnDevice, LargeTilesOfAPrimeSizedGemmAreCorrect) {
       {{"tile_x", {64, 2, 4, 2}}, {"tile_y", {32, 2, 4, 4}}, {"tile_k", {128, 2, 4}}, {"vec", {4}}, {"local_a", {1}},
        {"local_b", {1}}, {"auto_unroll_max_step", {512}}},
       {{"tile_x", {64, 1, 4, 4}}, {"tile_y", {128, 1, 2, 4}}, {"tile_k", {128, 8, 1}}, {"vec", {4}},
+       {"auto_unroll_max_step", {16}}},
+      {{"tile_x", {32, 1, 8, 4}}, {"tile_y", {16, 1, 4, 16}}, {"tile_k", {128, 4, 2}}, {"vec", {16}}, {"pack_b", {1}},
        {"auto_unroll_max_step", {16}}}};
   const std::vector<int64_t> widths = FloatVectorWidths(measurer.limits(), 1);
   std::vector<Config> configs;

@@ -3,6 +3,7 @@
 // verifies its output element by element against the template's CPU reference.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 #include <utility>
 
@@ -30,6 +31,36 @@ inline std::vector<Config> RandomValidConfigs(const ConfigSpace& space, size_t c
     if (space.IsValid(c) && std::find(configs.begin(), configs.end(), c) == configs.end()) configs.push_back(c);
   }
   return configs;
+}
+
+// Few configs of a random pool of valid ones that together show every feature (a string from
+// `features`) that some config of the pool has: a greedy set cover, so the build count stays
+// small while every code variant is compiled and checked.
+template <class Features>
+std::vector<Config> CoveringSample(const ConfigSpace& space, uint64_t seed, Features features) {
+  const auto pool = RandomValidConfigs(space, 3000, seed);
+  std::set<std::string> missing;
+  for (const Config& c : pool)
+    for (const auto& f : features(space, c)) missing.insert(f);
+  std::vector<Config> sample;
+  while (!missing.empty()) {
+    const Config* best = nullptr;
+    size_t best_gain = 0;
+    for (const Config& c : pool) {
+      size_t gain = 0;
+      for (const auto& f : features(space, c)) gain += missing.count(f);
+      if (gain > best_gain) best = &c, best_gain = gain;
+    }
+    for (const auto& f : features(space, *best)) missing.erase(f);
+    sample.push_back(*best);
+  }
+  return sample;
+}
+
+// How a matmul config reads B: "global", "local" (staged) or "packed" (by the pack_b pre-pass).
+inline std::string MatmulBSource(const ConfigSpace& space, const Config& c) {
+  if (space.Scalar(c, "pack_b")) return "packed";
+  return space.Scalar(c, "local_b") ? "local" : "global";
 }
 
 // One random valid config for each of these values of the knob "vec" (fewer when some width

@@ -27,6 +27,20 @@ TEST(WorkerProtocol, RequestsRoundTrip) {
   EXPECT_EQ(decoded->min_time_s, request.min_time_s);
   EXPECT_EQ(decoded->max_repeats, 7);
   EXPECT_EQ(EncodeRequest(request).find('\n'), std::string::npos);
+  EXPECT_FALSE(decoded->pre_pass);
+}
+
+TEST(WorkerProtocol, PrePassRoundTrips) {
+  WorkerRequest request;
+  request.pre_pass = PrePass{"pack_b", 1, 4096, {{64, 16, 2}, {64, 1, 1}, 3}};
+  const auto decoded = DecodeRequest(EncodeRequest(request));
+  ASSERT_TRUE(decoded && decoded->pre_pass);
+  EXPECT_EQ(decoded->pre_pass->kernel_name, "pack_b");
+  EXPECT_EQ(decoded->pre_pass->input, 1u);
+  EXPECT_EQ(decoded->pre_pass->scratch_elements, 4096u);
+  EXPECT_EQ(decoded->pre_pass->geometry.global, request.pre_pass->geometry.global);
+  EXPECT_EQ(decoded->pre_pass->geometry.local, request.pre_pass->geometry.local);
+  EXPECT_EQ(decoded->pre_pass->geometry.dims, 3u);
 }
 
 TEST(WorkerProtocol, ResultsRoundTripExactly) {

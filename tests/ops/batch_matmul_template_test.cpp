@@ -43,7 +43,7 @@ TEST(BatchMatmulSpace, HasBatchSplitAndAutoTvmDenseKnobs) {
   const std::map<std::string, size_t> arity = {{"tile_b", 2}, {"tile_x", 4}, {"tile_y", 4}, {"tile_k", 3}};
   for (const auto& [name, parts] : arity) EXPECT_EQ(space.knob(space.KnobIndex(name)).value(0).size(), parts);
   EXPECT_EQ(space.knob(space.KnobIndex("tile_b")).size(), 6u);  // divisors of 12
-  for (const char* name : {"auto_unroll_max_step", "vec", "local_a", "local_b"})
+  for (const char* name : {"auto_unroll_max_step", "vec", "local_a", "local_b", "pack_b"})
     EXPECT_NO_THROW(space.KnobIndex(name)) << name;
 }
 
@@ -111,6 +111,19 @@ TEST(BatchMatmulGeometry, EveryValidConfigCoversEachOutputOnce) {
     ++checked;
   }
   EXPECT_GT(checked, 1000u);
+}
+
+// A packed B holds the panels of every batch entry; the pre-pass runs one z-slice per entry.
+TEST(BatchMatmulPrePass, PacksThePanelsOfEveryBatchEntry) {
+  const Workload w = ParseWorkload("batch_matmul", "6,32,64,16", {"transpose_b"});
+  const ConfigSpace space = Bmm().Space(w, kCpuLimits);
+  const Config c = Pick(space, {{"tile_b", {3, 2}}, {"tile_x", {2, 2, 4, 2}}, {"tile_y", {4, 1, 4, 4}},
+                                {"tile_k", {4, 2, 2}}, {"pack_b", {1}}});
+  ASSERT_TRUE(space.IsValid(c)) << *space.WhyInvalid(c);
+  const auto pass = Bmm().PrePassOf(w, space, c);
+  ASSERT_TRUE(pass);
+  EXPECT_EQ(pass->scratch_elements, 6u * 4 * 16 * 16);
+  EXPECT_EQ(pass->geometry.global, (std::array<size_t, 3>{16, 4, 6}));
 }
 
 TEST(BatchMatmulBuildOptions, CarryEveryKnobAndTheTranspositions) {

@@ -61,6 +61,7 @@ TEST(GemmSpace, HasAutoTvmDenseKnobs) {
   EXPECT_EQ(space.knob(space.KnobIndex("tile_x")).size(), 84u);  // ordered 4-factorizations of 2^6
   EXPECT_NO_THROW(space.KnobIndex("auto_unroll_max_step"));
   EXPECT_NO_THROW(space.KnobIndex("vec"));
+  EXPECT_NO_THROW(space.KnobIndex("pack_b"));
 }
 
 TEST(GemmSpace, VectorWidthsGoUpToTheDevicesNativeWidth) {
@@ -92,6 +93,32 @@ TEST(GemmSpace, DeviceLimitsAndTemplateRulesInvalidateBeforeCompiling) {
 
   const Config bad_vector = Pick(space, {{"tile_x", {16, 1, 16, 1}}, {"tile_y", {16, 1, 8, 2}}, {"vec", {4}}});
   EXPECT_NE(space.WhyInvalid(bad_vector).value_or("").find("vec 4"), std::string::npos);
+
+  const Config staged_twice = Pick(space, {{"tile_x", {16, 1, 16, 1}}, {"tile_y", {16, 1, 16, 1}}, {"tile_k", {64, 1, 1}},
+                                           {"local_b", {1}}, {"pack_b", {1}}});
+  EXPECT_NE(space.WhyInvalid(staged_twice).value_or("").find("pack_b and local_b"), std::string::npos);
+}
+
+// pack_b runs a pre-pass writing one panel of tile_n columns for every k per column of
+// work-groups (the last one padded: 100 is rounded up to 112 here), read in B's place.
+TEST(GemmPrePass, PacksOnePanelOfBPerColumnOfWorkGroups) {
+  const Workload w = ParseWorkload("gemm", "64,100,48");
+  const ConfigSpace space = GemmTiledTemplate().Space(w, kCpuLimits);
+  const std::map<std::string, KnobValue> tiles = {{"tile_x", {4, 2, 4, 2}}, {"tile_y", {7, 1, 2, 8}}, {"tile_k", {6, 4, 2}}};
+  EXPECT_FALSE(GemmTiledTemplate().PrePassOf(w, space, Pick(space, tiles)));
+
+  auto packed = tiles;
+  packed["pack_b"] = {1};
+  const Config c = Pick(space, packed);
+  ASSERT_TRUE(space.IsValid(c)) << *space.WhyInvalid(c);
+  const auto pass = GemmTiledTemplate().PrePassOf(w, space, c);
+  ASSERT_TRUE(pass);
+  EXPECT_EQ(pass->kernel_name, "pack_b");
+  EXPECT_EQ(pass->input, 1u);  // B
+  EXPECT_EQ(pass->scratch_elements, 7u * 48 * 16);
+  EXPECT_EQ(pass->geometry.global, (std::array<size_t, 3>{16, 7, 1}));
+  EXPECT_EQ(pass->geometry.local, (std::array<size_t, 3>{16, 1, 1}));
+  EXPECT_NE(GemmTiledTemplate().BuildOptions(w, space, c).find("-D PACK_B=1"), std::string::npos);
 }
 
 // Replays the kernel's index arithmetic: every element of C must be written by exactly one
@@ -185,7 +212,7 @@ TEST(GemmBuildOptions, CarryEveryKnob) {
                                 {"vec", {4}}, {"auto_unroll_max_step", {16}}, {"local_b", {1}}});
   const std::string options = GemmTiledTemplate().BuildOptions(w, space, c);
   for (const char* expected : {"-D M=64", "-D TX0=2", "-D TX3=4", "-D TY3=8", "-D TK2=8", "-D VEC=4",
-                               "-D UNROLL_K=1", "-D LOCAL_A=0", "-D LOCAL_B=1"})
+                               "-D UNROLL_K=1", "-D LOCAL_A=0", "-D LOCAL_B=1", "-D PACK_B=0"})
     EXPECT_NE(options.find(expected), std::string::npos) << expected << " in " << options;
 }
 
