@@ -327,16 +327,18 @@ void matmul(__global const float* restrict X, __global const float* restrict Y,
 }
 
 #if PACK_B
-// Panel p of batch entry b: Yp[((b * NP + p) * K + k) * TN + j] = B(k, p * TN + j), the
-// column clamped to the last one. Each work-item copies one column: neighbours read
-// neighbouring addresses, unless B is stored transposed.
+// Row k of panel p of batch entry b: Yp[((b * NP + p) * K + k) * TN + j] = B(k, p * TN + j),
+// the columns past N repeating the last one. One work-item per row of a panel, so that it
+// copies contiguous floats (unless B is stored transposed).
 __kernel void pack_b(__global const float* restrict Y, __global float* restrict Yp) {
-  const int j = get_global_id(0);
-  const int p = get_global_id(1);
-  const int b = get_global_id(2);
+  const int k = get_global_id(0) % K;
+  const int p = get_global_id(0) / K;
+  const int b = get_global_id(1);
   __global const float* restrict B = Y + b * (K * N);
-  __global float* restrict panel = Yp + (b * NP + p) * (K * TN) + j;
-  const int n = min(p * TN + j, N - 1);
-  for (int k = 0; k < K; ++k) panel[k * TN] = B_AT(k, n);
+  __global float* restrict row = Yp + ((b * NP + p) * K + k) * TN;
+  const int n0 = p * TN;
+  const int inside = min(TN, N - n0);  // at least 1: no panel lies wholly past N
+  for (int j = 0; j < inside; ++j) row[j] = B_AT(k, n0 + j);
+  for (int j = inside; j < TN; ++j) row[j] = B_AT(k, N - 1);
 }
 #endif

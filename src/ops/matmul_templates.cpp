@@ -144,17 +144,18 @@ class MatmulTiled final : public KernelTemplate {
     return g;
   }
 
-  // pack_b: one panel per column of work-groups (y[0] of them, past N too where tile_y factors
-  // N rounded up), each tile_n() columns for every k and batch entry; one work-item per panel
-  // column, in work-groups of up to 64 columns.
+  // pack_b: one panel per column of work-groups (y[0] of them, the last one padded where
+  // tile_y factors N rounded up), each tile_n() columns for every k and batch entry; one
+  // work-item per row of a panel, in work-groups of up to 64 rows.
   std::optional<PrePass> PrePassOf(const Workload& w, const ConfigSpace& space, const Config& c) const override {
     const MatmulTiles t(space, c);
     if (!t.pack_b) return std::nullopt;
     const MatmulShape s(w);
     PrePass pass{"pack_b", 1, ElementCount({s.b, t.y[0], s.k, t.tile_n()}), {}};
-    pass.geometry.dims = 3;
-    pass.geometry.global = {static_cast<size_t>(t.tile_n()), static_cast<size_t>(t.y[0]), static_cast<size_t>(s.b)};
-    pass.geometry.local = {static_cast<size_t>(LargestDivisorUpTo(t.tile_n(), 64)), 1, 1};
+    const int64_t rows = t.y[0] * s.k;
+    pass.geometry.dims = 2;
+    pass.geometry.global = {static_cast<size_t>(rows), static_cast<size_t>(s.b), 1};
+    pass.geometry.local = {static_cast<size_t>(LargestDivisorUpTo(rows, 64)), 1, 1};
     return pass;
   }
 

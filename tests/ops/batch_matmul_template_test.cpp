@@ -113,7 +113,8 @@ TEST(BatchMatmulGeometry, EveryValidConfigCoversEachOutputOnce) {
   EXPECT_GT(checked, 1000u);
 }
 
-// A packed B holds the panels of every batch entry; the pre-pass runs one z-slice per entry.
+// A packed B holds the panels of every batch entry; the pre-pass runs one row of work-groups
+// per entry.
 TEST(BatchMatmulPrePass, PacksThePanelsOfEveryBatchEntry) {
   const Workload w = ParseWorkload("batch_matmul", "6,32,64,16", {"transpose_b"});
   const ConfigSpace space = Bmm().Space(w, kCpuLimits);
@@ -123,7 +124,7 @@ TEST(BatchMatmulPrePass, PacksThePanelsOfEveryBatchEntry) {
   const auto pass = Bmm().PrePassOf(w, space, c);
   ASSERT_TRUE(pass);
   EXPECT_EQ(pass->scratch_elements, 6u * 4 * 16 * 16);
-  EXPECT_EQ(pass->geometry.global, (std::array<size_t, 3>{16, 4, 6}));
+  EXPECT_EQ(pass->geometry.global, (std::array<size_t, 3>{4 * 16, 6, 1}));
 }
 
 TEST(BatchMatmulBuildOptions, CarryEveryKnobAndTheTranspositions) {

@@ -116,8 +116,8 @@ TEST(GemmPrePass, PacksOnePanelOfBPerColumnOfWorkGroups) {
   EXPECT_EQ(pass->kernel_name, "pack_b");
   EXPECT_EQ(pass->input, 1u);  // B
   EXPECT_EQ(pass->scratch_elements, 7u * 48 * 16);
-  EXPECT_EQ(pass->geometry.global, (std::array<size_t, 3>{16, 7, 1}));
-  EXPECT_EQ(pass->geometry.local, (std::array<size_t, 3>{16, 1, 1}));
+  EXPECT_EQ(pass->geometry.global, (std::array<size_t, 3>{7 * 48, 1, 1}));  // a work-item per panel row
+  EXPECT_EQ(pass->geometry.local, (std::array<size_t, 3>{56, 1, 1}));       // 336's largest divisor up to 64
   EXPECT_NE(GemmTiledTemplate().BuildOptions(w, space, c).find("-D PACK_B=1"), std::string::npos);
 }
 
