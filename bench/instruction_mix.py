@@ -221,9 +221,9 @@ def ratios(c):
 def pick_function(so_path, wanted):
     syms = subprocess.run(["nm", "--defined-only", so_path], check=True, capture_output=True,
                           text=True).stdout.split()
-    funcs = [s for s in syms if s.startswith("_pocl_kernel_")]
     if wanted:
-        return wanted if wanted in funcs else None
+        return wanted if wanted in syms else None
+    funcs = [s for s in syms if s.startswith("_pocl_kernel_")]
     wg = [s for s in funcs if s.endswith("_workgroup")]
     return wg[0] if wg else (funcs[0] if funcs else None)
 
@@ -231,7 +231,7 @@ def pick_function(so_path, wanted):
 def report(so_path, wanted, max_loops):
     function = pick_function(so_path, wanted)
     if function is None:
-        print(f"{so_path}: no POCL kernel function found", file=sys.stderr)
+        print(f"{so_path}: no function {wanted or '_pocl_kernel_*'} found", file=sys.stderr)
         return False
     insns = parse(so_path, function)
     if not insns:
