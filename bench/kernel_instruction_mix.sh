@@ -12,26 +12,26 @@
 # Measures that one config with `tensortune tune --trials 1` (every knob pinned, so the tuner can
 # propose nothing else) on a fresh database and a fresh POCL kernel cache with the cache on and
 # POCL_LEAVE_KERNEL_COMPILER_TEMP_FILES=1, so the work-group function's shared object stays in the
-# cache (<cache>/<hash>/<kernel>/<local size>/<kernel>.so, with parallel.bc, the LLVM IR after
-# POCL's work-group vectorizer). Then prints the GFLOPS the trial measured (and, with --db, the
+# cache (<cache>/<hash>/<kernel>/<local size>/<kernel>.so, beside parallel.bc, the LLVM IR after
+# POCL's work-group passes). Then prints the GFLOPS the trial measured (and, with --db, the
 # recorded best) and, for every .so, bench/instruction_mix.py's tables: the static instruction
 # mix of the work-group function and of its hot loops (FMAs by register width, loads, broadcasts,
 # shuffles, stack spills/reloads). Static counts: see instruction_mix.py.
 #
 # Pin the CPU and the thread count from outside, e.g.
 #   POCL_MAX_PTHREAD_COUNT=1 taskset -c 1 bench/kernel_instruction_mix.sh ...
-# Environment: BIN (build/bin), KEEP_DIR (keep the cache, database, disassembly and the tune's
-# JSON there instead of a temporary directory), TUNE_ARGS (appended to the tune, e.g.
-# "--min-time 0.5"). Needs objdump (binutils) and python3.
+# Environment: BIN (build/bin of this checkout), KEEP_DIR (keep the cache, database, disassembly
+# and the tune's JSON there instead of a temporary directory), TUNE_ARGS (appended to the tune,
+# e.g. "--min-time 0.5"). Needs objdump (binutils) and python3.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+root="$(cd "$(dirname "$0")/.." && pwd)"  # paths given on the command line stay relative to the caller
 
 usage() {
   sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
-bin="${BIN:-build/bin}"
+bin="${BIN:-$root/build/bin}"
 op="" shape="" template="" db="" config=""
 pins=()
 while (($#)); do
@@ -125,6 +125,6 @@ for so in "${objects[@]}"; do
   objdump -d --no-show-raw-insn -M intel "$so" >"${so%.so}.s"
 done
 echo
-python3 bench/instruction_mix.py "${objects[@]}"
+python3 "$root/bench/instruction_mix.py" "${objects[@]}"
 [[ -n "${KEEP_DIR:-}" ]] && echo "kept in $work (disassembly next to each .so as <kernel>.s)"
 exit 0
