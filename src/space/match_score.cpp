@@ -47,6 +47,23 @@ SplitExtents SplitExtentsOf(const ConfigSpace& space) {
   return extents;
 }
 
+TargetExtents TargetExtentsOf(const ConfigSpace& space) {
+  TargetExtents target{SplitExtentsOf(space), {}};
+  for (const auto& [name, extent] : target.exact) {
+    const Knob& knob = space.knob(space.KnobIndex(name));
+    std::vector<int64_t> products;
+    for (uint32_t i = 0; i < knob.size(); ++i) {
+      int64_t product = 1;
+      for (const int64_t f : knob.value(i)) product *= f;
+      if (product != extent) products.push_back(product);
+    }
+    std::sort(products.begin(), products.end());
+    products.erase(std::unique(products.begin(), products.end()), products.end());
+    for (const int64_t p : products) target.tails.emplace_back(name, p);
+  }
+  return target;
+}
+
 SplitExtents SplitExtentsOf(const KnobValues& recorded) {
   SplitExtents extents;
   for (const auto& [name, value] : recorded) {
@@ -65,12 +82,16 @@ SplitExtents WorkloadExtents(const Workload& workload) {
   return extents;
 }
 
-double MatchScore(const SplitExtents& recorded, const SplitExtents& wanted) {
+double MatchScore(const SplitExtents& recorded, const SplitExtents& wanted, const SplitExtents& tails) {
   if (wanted.empty()) return 0;
   double score = 0;
   for (const auto& [name, extent] : wanted) {
     const int64_t h = ExtentOf(recorded, name);
     if (h <= 0 || extent <= 0) continue;
+    if (std::find(tails.begin(), tails.end(), std::pair{name, h}) != tails.end()) {
+      score += 1;
+      continue;
+    }
     const auto factors_h = Divisors(h);
     score += static_cast<double>(CommonCount(factors_h, Divisors(extent))) / static_cast<double>(factors_h.size());
   }

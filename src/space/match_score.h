@@ -18,6 +18,16 @@ namespace tt {
 using SplitExtents = std::vector<std::pair<std::string, int64_t>>;
 
 SplitExtents SplitExtentsOf(const ConfigSpace& space);
+
+// What a new workload's space offers recorded configs: each split knob's extent, and the
+// larger extents it may also factor with a partial last tile (Knob::SplitWithTail), several per
+// knob possibly. A recorded split of such an extent is a value of the knob as it is: 1024's
+// tiles in the space of 1023 rounded up to 1024.
+struct TargetExtents {
+  SplitExtents exact;
+  SplitExtents tails;
+};
+TargetExtents TargetExtentsOf(const ConfigSpace& space);
 // From recorded values: each split's extent is the product of its factors.
 SplitExtents SplitExtentsOf(const KnobValues& recorded);
 // A workload's positive dimensions as extents: what the match score compares for templates
@@ -26,8 +36,12 @@ SplitExtents SplitExtentsOf(const KnobValues& recorded);
 SplitExtents WorkloadExtents(const Workload& workload);
 
 // Eq. 1: the mean over the new workload's split knobs of |factors(h) n factors(i)| /
-// |factors(h)|. 1 for equal extents, 0 when no knob is shared; in [0, 1].
-double MatchScore(const SplitExtents& recorded, const SplitExtents& wanted);
+// |factors(h)|. 1 for equal extents, 0 when no knob is shared; in [0, 1]. A knob whose
+// recorded extent is one of its tail extents in `tails` scores 1: its tiles carry over whole.
+double MatchScore(const SplitExtents& recorded, const SplitExtents& wanted, const SplitExtents& tails = {});
+inline double MatchScore(const SplitExtents& recorded, const TargetExtents& target) {
+  return MatchScore(recorded, target.exact, target.tails);
+}
 
 // Eq. 3: the product over split knobs of the share of the work-group tile P(h, k) (the product
 // of every factor but the outermost, which only counts tiles) that the new extent keeps busy:

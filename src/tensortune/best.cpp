@@ -50,7 +50,7 @@ std::optional<std::pair<BestConfig, double>> Fallback(const HistoryQueries& quer
                                                       const ConfigSpace& space, const BestQuery& query) {
   const std::string name(t.kernel->name());
   const HistoryScope scope{queries.TemplateVersions(name, KnobSchema(space), t.kernel->SourceHash()), t.device_id};
-  const CandidateSearch search = FindCandidates(queries, scope, query.workload, SplitExtentsOf(space));
+  const CandidateSearch search = FindCandidates(queries, scope, query.workload, TargetExtentsOf(space));
   for (const RankedRecord& r : search.records) {
     const auto adapted = AdaptConfig(space, r.values);
     if (!adapted || adapted->why_invalid) continue;

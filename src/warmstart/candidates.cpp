@@ -32,12 +32,12 @@ void Rank(std::vector<RankedRecord>& records, size_t limit) {
 // gives its match score and a bound of its metrics; then workloads are read in bound order
 // until the limit-th best metric found beats every bound left.
 CandidateSearch FindCandidates(const HistoryQueries& queries, const HistoryScope& scope, const Workload& target,
-                               const SplitExtents& target_extents, const CandidateOptions& options) {
+                               const TargetExtents& target_extents, const CandidateOptions& options) {
   CandidateSearch search;
   const std::vector<RecordedWorkload> recorded = queries.WorkloadsWithOkTrials(target.op, scope);
   // Without split knobs there are no extents in the configs: the workloads' dimensions stand in.
-  const bool by_dimensions = target_extents.empty();
-  const SplitExtents wanted = by_dimensions ? WorkloadExtents(target) : target_extents;
+  const bool by_dimensions = target_extents.exact.empty();
+  const TargetExtents wanted = by_dimensions ? TargetExtents{WorkloadExtents(target), {}} : target_extents;
   std::vector<Bounded> bounded;
   for (const RecordedWorkload& w : recorded) {
     const auto fastest = queries.FastestTrials(w.id, scope, 1);
@@ -62,7 +62,7 @@ CandidateSearch FindCandidates(const HistoryQueries& queries, const HistoryScope
     for (const LeanTrial& trial : trials) {
       auto values = ParseConfigKey(trial.config_key);
       if (!values) continue;
-      const double gamma = Utilisation(*values, target_extents);
+      const double gamma = Utilisation(*values, target_extents.exact);
       const double metric = FilterMetric(trial.gflops, gamma, w.score, options.omega);
       search.records.push_back({w.recorded->workload, trial.config_key, std::move(*values), trial.gflops, w.score,
                                 gamma, metric});

@@ -35,9 +35,9 @@ struct CandidateSearch {
   int64_t records_read = 0;           // the search reads only workloads that can make the top
 };
 
-// `target_extents`: the new workload's split extents (SplitExtentsOf its space); empty for a
-// template without split knobs, whose match scores then compare the workloads' dimensions.
+// `target_extents`: what the new workload's space offers (TargetExtentsOf it); no extents for
+// a template without split knobs, whose match scores then compare the workloads' dimensions.
 CandidateSearch FindCandidates(const HistoryQueries& queries, const HistoryScope& scope, const Workload& target,
-                               const SplitExtents& target_extents, const CandidateOptions& options = {});
+                               const TargetExtents& target_extents, const CandidateOptions& options = {});
 
 }  // namespace tt

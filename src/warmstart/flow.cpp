@@ -102,7 +102,7 @@ FlowChoice ChooseFlow(const SqliteHistoryStore& store, const FlowTask& task, uin
     candidates.limit = kEvery;
   }
   const CandidateSearch search =
-      FindCandidates(queries, scope, task.workload, SplitExtentsOf(*task.space), candidates);
+      FindCandidates(queries, scope, task.workload, TargetExtentsOf(*task.space), candidates);
   const std::vector<Observation> exact = TaskHistory(store, task.ids, *task.space);
 
   FlowChoice choice;

@@ -101,6 +101,23 @@ TEST(MatchScore, IsOneForEqualExtentsAndFallsWithFewerCommonFactors) {
   EXPECT_LT(MatchScore(a, SplitExtentsOf(GemmLike(7, 7, 7))), 0.2);
 }
 
+// 1023 = 3 x 11 x 31 shares only the divisor 1 with 1024, but a space whose split also
+// factors 1023 rounded up to 1024 holds 1024's tiles as they are.
+TEST(MatchScore, RecordedExtentsThatATailSplitFactorsMatchWhole) {
+  ConfigSpace odd;
+  odd.AddKnob(Knob::SplitWithTail("tile_x", 1023, 3, {1024}));
+  odd.AddKnob(Knob::Split("tile_k", 16, 2));
+  const TargetExtents target = TargetExtentsOf(odd);
+  EXPECT_EQ(target.exact, (SplitExtents{{"tile_x", 1023}, {"tile_k", 16}}));
+  EXPECT_EQ(target.tails, (SplitExtents{{"tile_x", 1024}}));
+
+  const SplitExtents round = {{"tile_x", 1024}, {"tile_k", 16}};
+  EXPECT_DOUBLE_EQ(MatchScore(round, target.exact), (1.0 / 11 + 1) / 2);  // eq. 1 alone
+  EXPECT_DOUBLE_EQ(MatchScore(round, target), 1.0);
+  EXPECT_DOUBLE_EQ(MatchScore({{"tile_x", 512}, {"tile_k", 16}}, target), (1.0 / 10 + 1) / 2);  // not a tail extent
+  ASSERT_TRUE(odd.knob(0).Find({4, 16, 16}));  // 1024's tiles as they are
+}
+
 TEST(MatchScore, UtilisationAndMetricFollowEquationsTwoAndThree) {
   const auto recorded = *ParseConfigKey("tile_x=[4,1,4,4];tile_y=[2,1,8,4]");  // tiles 16 and 32
   EXPECT_DOUBLE_EQ(Utilisation(recorded, {{"tile_x", 64}, {"tile_y", 64}}), 1.0);

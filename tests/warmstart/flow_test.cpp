@@ -114,7 +114,7 @@ TEST_F(Flow, SimilarWorkloadTakesGgaWithAdaptedConfigsFirst) {
   // The first batch is the best-ranked records, adapted: the best of them leads.
   const HistoryQueries queries(*store_);
   const auto search = FindCandidates(queries, {queries.TemplateVersions("gemm_like", KnobSchema(space), "src-1"), 0},
-                                     Gemm(96, 64, 32), SplitExtentsOf(space));
+                                     Gemm(96, 64, 32), TargetExtentsOf(space));
   ASSERT_FALSE(search.records.empty());
   for (size_t i = 1; i < search.records.size(); ++i) EXPECT_GE(search.records[i - 1].metric, search.records[i].metric);
   const auto first_batch = choice.made->NextBatch(16);
@@ -122,6 +122,27 @@ TEST_F(Flow, SimilarWorkloadTakesGgaWithAdaptedConfigsFirst) {
   const auto best_adapted = AdaptConfig(space, search.records.front().values);
   ASSERT_TRUE(best_adapted && !best_adapted->why_invalid);
   EXPECT_EQ(first_batch.front(), best_adapted->config);
+}
+
+// 63 and 61 share few divisors with 64, but a space that also splits them rounded up to 64
+// holds the recorded tiles as they are: the round neighbour's history is a full match.
+TEST_F(Flow, OddSizesWhoseSplitsRoundUpToARecordedExtentTakeItsConfigsWhole) {
+  Record(Gemm(64, 64, 32), GemmLike(64, 64, 32), 40);
+  ConfigSpace odd;
+  odd.AddKnob(Knob::SplitWithTail("tile_x", 63, 3, {64}));
+  odd.AddKnob(Knob::SplitWithTail("tile_y", 61, 3, {64}));
+  odd.AddKnob(Knob::Split("tile_k", 32, 2));
+  odd.AddKnob(Knob::Discrete("vec", {1, 2, 4}));
+  ASSERT_EQ(KnobSchema(odd), KnobSchema(GemmLike(64, 64, 32)));
+  const FlowChoice choice = Choose(Gemm(63, 61, 32), odd);
+  ASSERT_EQ(choice.flow, "gga") << choice.explanation;
+  EXPECT_NE(choice.explanation.find("score 1.00"), std::string::npos) << choice.explanation;
+
+  const HistoryQueries queries(*store_);
+  const auto search = FindCandidates(queries, {queries.TemplateVersions("gemm_like", KnobSchema(odd), "src-1"), 0},
+                                     Gemm(63, 61, 32), TargetExtentsOf(odd));
+  ASSERT_FALSE(search.records.empty());
+  EXPECT_EQ(choice.made->NextBatch(16).front(), *odd.FromKey(search.records.front().config_key));
 }
 
 TEST_F(Flow, DissimilarHistoryTakesXgbTlWithTransferRecords) {
@@ -161,7 +182,7 @@ TEST_F(Flow, WithoutSplitKnobsTheWorkloadDimensionsAreMatched) {
   record(Gemm(64, 64, 32));
   const HistoryQueries queries(*store_);
   const auto search = FindCandidates(queries, {queries.TemplateVersions("gemm_like", KnobSchema(space), "src-1"), 0},
-                                     Gemm(64, 64, 48), SplitExtentsOf(space));
+                                     Gemm(64, 64, 48), TargetExtentsOf(space));
   EXPECT_EQ(search.best_match.Key(), Gemm(64, 64, 32).Key());
   EXPECT_NEAR(search.best_match_score, (1.0 + 1.0 + 5.0 / 6.0) / 3.0, 1e-9);  // k: 5 of 32's 6 divisors divide 48
   ASSERT_FALSE(search.records.empty());
