@@ -196,7 +196,8 @@ void store_lanes(floatv v, __global float* restrict row, int n) {
 
 // The steps of one K tile: whole ones of TK (TK1 middle steps of TK2), and the last, partial
 // one of KR (as whole inner steps of TK2 while they last, so that the inner loop stays
-// unrolled).
+// unrolled; the last KR % TK2 steps in a plain loop: they run once per work-group, and
+// unrolled, up to TK2 - 1 more copies of the step doubled the compile time).
 #define STAGE_WHOLE(G) STAGE_A(G, TK) STAGE_B(G, TK)
 #define STAGE_PARTIAL(G) STAGE_A(G, KR) STAGE_B(G, KR)
 #define STEPS_WHOLE(G)                                         \
@@ -207,7 +208,7 @@ void store_lanes(floatv v, __global float* restrict row, int n) {
   UNROLL_MIDDLE for (int k1 = 0; k1 < KR / TK2; ++k1)          \
   _Pragma("unroll") for (int k2 = 0; k2 < TK2; ++k2)           \
     MAC_STEP(G, k1 * TK2 + k2)                                 \
-  _Pragma("unroll") for (int kk = KR / TK2 * TK2; kk < KR; ++kk) MAC_STEP(G, kk)
+  _Pragma("unroll 1") for (int kk = KR / TK2 * TK2; kk < KR; ++kk) MAC_STEP(G, kk)
 
 // Whether the tile at m0 or n0 passes the last row or column.
 #if TAIL_M
