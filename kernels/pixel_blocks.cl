@@ -5,11 +5,13 @@
 #define XB ((OW + TOW - 1) / TOW)  // column blocks per output row
 
 // The block's first output column x0 and row y0, and its first input column ix0; the
-// work-items that only round the NDRange up to whole work-groups return.
-#define PIXEL_BLOCK_ORIGIN                                  \
-  const int xb = get_global_id(0);                          \
-  if (xb >= XB) return;                                     \
-  const int x0 = xb * TOW, y0 = get_global_id(1) * TOH;     \
+// work-items that only round the NDRange up to whole work-groups return. With one block per
+// row, x0 is the constant 0, so that the compiler folds each column's bounds check (with the
+// kernel-width loop unrolled) and the guarded path checks rows only.
+#define PIXEL_BLOCK_ORIGIN                                      \
+  const int xb = get_global_id(0);                              \
+  if (xb >= XB) return;                                         \
+  const int x0 = XB == 1 ? 0 : xb * TOW, y0 = get_global_id(1) * TOH; \
   const int ix0 = x0 * STRIDE - PAD
 
 // Whether the block's whole input window lies inside the image (no bounds checks needed).
