@@ -139,29 +139,34 @@ MeasureResult WorkerSession::BuildAndRun(const WorkerRequest& request) {
   }
 }
 
+// The pre-pass kernel bound to its input and to the workspace's scratch buffer, grown to fit
+// and filled with NaN: a main kernel reading what the pre-pass never wrote then fails
+// verification instead of finding an earlier config's packing there.
+ocl::Kernel WorkerSession::StartPrePass(const ocl::Program& program, const PrePass& pre) {
+  Workspace& ws = current();
+  if (!ws.packed || ws.packed->elements() < pre.scratch_elements) {
+    ws.bytes -= ws.packed ? ws.packed->elements() * sizeof(float) : 0;
+    ws.packed.reset();
+    ws.packed = context_.CreateBuffer(pre.scratch_elements);
+    ws.bytes += pre.scratch_elements * sizeof(float);
+  }
+  const std::vector<float> nan(ws.packed->elements(), std::numeric_limits<float>::quiet_NaN());
+  context_.Write(*ws.packed, nan);
+  ocl::Kernel kernel = program.CreateKernel(pre.kernel_name);
+  kernel.SetArg(0, ws.buffers[pre.input]);
+  kernel.SetArg(1, *ws.packed);
+  return kernel;
+}
+
 MeasureResult WorkerSession::Run(const ocl::Program& program, const WorkerRequest& request, double compile_s) {
   Workspace& ws = current();
   ocl::Kernel kernel = program.CreateKernel(ws.kernel->kernel_name());
   const std::optional<PrePass>& pre = request.pre_pass;
+  if (pre && (pre->input >= ws.buffers.size() || pre->input == ws.output))
+    return WithCompileTime(
+        MeasureResult::Failure(MeasureStatus::kRuntimeError, "pre-pass input is not an input buffer"), compile_s);
   std::optional<ocl::Kernel> pre_kernel;
-  if (pre) {
-    if (pre->input >= ws.buffers.size() || pre->input == ws.output)
-      return WithCompileTime(
-          MeasureResult::Failure(MeasureStatus::kRuntimeError, "pre-pass input is not an input buffer"), compile_s);
-    if (!ws.packed || ws.packed->elements() < pre->scratch_elements) {
-      ws.bytes -= ws.packed ? ws.packed->elements() * sizeof(float) : 0;
-      ws.packed.reset();
-      ws.packed = context_.CreateBuffer(pre->scratch_elements);
-      ws.bytes += pre->scratch_elements * sizeof(float);
-    }
-    // NaN, so that a main kernel reading what the pre-pass never wrote fails verification
-    // instead of finding an earlier config's packing there.
-    const std::vector<float> nan(ws.packed->elements(), std::numeric_limits<float>::quiet_NaN());
-    context_.Write(*ws.packed, nan);
-    pre_kernel = program.CreateKernel(pre->kernel_name);
-    pre_kernel->SetArg(0, ws.buffers[pre->input]);
-    pre_kernel->SetArg(1, *ws.packed);
-  }
+  if (pre) pre_kernel = StartPrePass(program, *pre);
   for (size_t i = 0; i < ws.buffers.size(); ++i) {
     kernel.SetArg(static_cast<unsigned>(i), pre && i == pre->input ? *ws.packed : ws.buffers[i]);
     // Inputs are rewritten because an earlier faulty kernel may have scribbled on them; the
@@ -170,7 +175,9 @@ MeasureResult WorkerSession::Run(const ocl::Program& program, const WorkerReques
   }
   std::fill(ws.scratch.begin(), ws.scratch.end(), std::numeric_limits<float>::quiet_NaN());
   context_.Write(ws.buffers[ws.output], ws.scratch);
-  const auto run = [&](const ocl::Kernel& k, const LaunchGeometry& g) { return context_.Launch(k, g.dims, g.global, g.local); };
+  const auto run = [&](const ocl::Kernel& k, const LaunchGeometry& g) {
+    return context_.Launch(k, g.dims, g.global, g.local);
+  };
   // One run: the pre-pass and the kernel, timed together.
   const auto launch = [&] { return (pre ? run(*pre_kernel, pre->geometry) : 0.0) + run(kernel, request.geometry); };
   launch();  // warm-up: POCL compiles the work-group functions here

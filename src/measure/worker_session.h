@@ -23,6 +23,7 @@ class WorkerSession {
   MeasureResult Prepare(const WorkerRequest& request);
   MeasureResult BuildAndRun(const WorkerRequest& request);
   MeasureResult Run(const ocl::Program& program, const WorkerRequest& request, double compile_s);
+  ocl::Kernel StartPrePass(const ocl::Program& program, const PrePass& pre);
 
   Workspace& current() { return *workspaces_.front(); }
   size_t HeldBytes() const;
