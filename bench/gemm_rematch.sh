@@ -24,8 +24,13 @@ IFS=, read -r m n k <<<"$shape"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-key="$("$build/bin/tensortune" best --db "$db" --op gemm --shape "$shape" |
-  python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["config_key"])')"
+best_json="$("$build/bin/tensortune" best --db "$db" --op gemm --shape "$shape")" ||
+  { echo "gemm_rematch.sh: no best config of gemm $shape in $db" >&2; exit 2; }
+# A fallback (a similar workload's config) is no tuned figure of SHAPE.
+key="$(python3 -c 'import json, sys
+d = json.loads(sys.argv[1])
+sys.exit("gemm_rematch.sh: %s holds no trial of gemm %s, only a fallback" % (sys.argv[2], sys.argv[3])) if d.get("fallback") else print(d["config_key"])' \
+  "$best_json" "$db" "$shape")" || exit 2
 pins=()
 IFS=';' read -r -a parts <<<"$key"
 for part in "${parts[@]}"; do pins+=(--pin "$part"); done
