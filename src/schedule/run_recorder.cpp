@@ -1,6 +1,7 @@
 #include "schedule/run_recorder.h"
 
 #include "history/timestamp.h"
+#include "warmstart/flow.h"
 
 namespace tt {
 
@@ -11,14 +12,8 @@ std::optional<TaskBest> HistoryBest(const SqliteHistoryStore& store, const TaskI
 }
 
 size_t SeedFromHistory(TuningTask& task, const SqliteHistoryStore& store, const TaskIds& ids, bool retry_transient) {
-  std::vector<Observation> observations;
-  for (const MeasuredConfig& m : store.MeasuredConfigs(ids, retry_transient)) {
-    const auto config = task.space().FromKey(m.config_key);
-    if (!config) continue;  // pinned away, or a knob the template no longer has
-    observations.push_back({*config, m.status, m.status == MeasureStatus::kOk ? m.gflops : 0});
-  }
   task.NoteBest(HistoryBest(store, ids));
-  return task.Seed(observations);
+  return task.Seed(TaskHistory(store, ids, task.space(), retry_transient));
 }
 
 RunRecorder::RunRecorder(SqliteHistoryStore& store, const TaskIds& ids, const RunInfo& info)

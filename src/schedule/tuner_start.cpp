@@ -27,7 +27,8 @@ TunerStart StartTaskTuner(TuningTask& task, const SqliteHistoryStore& store, con
   }
   FlowChoice choice;
   task.StartTuner([&](const ConfigSpace& space) {
-    choice = ChooseFlow(store, {task.workload(), kernel_template, ids, &space}, seed, FlowOptions::Parse(options));
+    choice = ChooseFlow(store, {task.workload(), kernel_template, ids, &space, retry_failed}, seed,
+                        FlowOptions::Parse(options));
     return std::move(choice.made);  // seeded with the task's history and primed
   });
   task.NoteBest(HistoryBest(store, ids));

@@ -73,11 +73,12 @@ FlowOptions FlowOptions::Parse(const TunerOptionMap& options) {
   return parsed;
 }
 
-std::vector<Observation> TaskHistory(const SqliteHistoryStore& store, const TaskIds& task, const ConfigSpace& space) {
+std::vector<Observation> TaskHistory(const SqliteHistoryStore& store, const TaskIds& task, const ConfigSpace& space,
+                                     bool retry_transient) {
   std::vector<Observation> observations;
-  // What counts as measured: transient failures are left out, to be measured again.
-  for (const MeasuredConfig& m : store.MeasuredConfigs(task))
-    if (auto config = space.FromKey(m.config_key)) observations.push_back({*config, m.status, m.gflops});
+  for (const MeasuredConfig& m : store.MeasuredConfigs(task, retry_transient))
+    if (auto config = space.FromKey(m.config_key))
+      observations.push_back({*config, m.status, m.status == MeasureStatus::kOk ? m.gflops : 0});
   return observations;
 }
 
@@ -103,7 +104,7 @@ FlowChoice ChooseFlow(const SqliteHistoryStore& store, const FlowTask& task, uin
   }
   const CandidateSearch search =
       FindCandidates(queries, scope, task.workload, TargetExtentsOf(*task.space), candidates);
-  const std::vector<Observation> exact = TaskHistory(store, task.ids, *task.space);
+  const std::vector<Observation> exact = TaskHistory(store, task.ids, *task.space, task.retry_transient);
 
   FlowChoice choice;
   WarmStart warm_start;

@@ -36,6 +36,7 @@ struct FlowTask {
   TemplateRef kernel_template;  // with its knob schema
   TaskIds ids;                  // the task's rows (EnsureTask)
   const ConfigSpace* space = nullptr;
+  bool retry_transient = false;  // --retry-failed: configs whose only records are transient are measured again
 };
 
 struct FlowChoice {
@@ -52,8 +53,11 @@ FlowChoice ChooseFlow(const SqliteHistoryStore& store, const FlowTask& task, uin
                       const FlowOptions& options = {});
 
 // The trials of one task as a tuner's Seed takes them (lean read: no logs, no repeat times);
-// trials whose key does not fit `space` (e.g. other pins) are left out.
-std::vector<Observation> TaskHistory(const SqliteHistoryStore& store, const TaskIds& task, const ConfigSpace& space);
+// trials whose key does not fit `space` (e.g. other pins) are left out, and so are transient
+// failures (all of them with `retry_transient`, else all but repeated timeouts: see
+// SqliteHistoryStore::MeasuredConfigs), so that they are measured again.
+std::vector<Observation> TaskHistory(const SqliteHistoryStore& store, const TaskIds& task, const ConfigSpace& space,
+                                     bool retry_transient = false);
 
 // log2 of each dimension (at least 1): workloads' features for transfer learning.
 std::vector<float> WorkloadFeatures(const Workload& workload);

@@ -225,6 +225,32 @@ TEST_F(Flow, ExactHistoryIsSeededAndNeverProposedAgain) {
     for (const Config& c : choice.made->NextBatch(16)) EXPECT_FALSE(seen.count(space.Key(c))) << space.Key(c);
 }
 
+// --retry-failed with --tuner auto: a config that timed out twice counts as hanging and is
+// seeded (never proposed again), unless transient failures are to be retried.
+TEST_F(Flow, RetryingTransientFailuresLeavesThemOutOfTheExactHistory) {
+  const ConfigSpace space = GemmLike(64, 64, 32);
+  Record(Gemm(64, 64, 32), space, 10);
+  const TaskIds ids = store_->EnsureTask(Gemm(64, 64, 32), 1e6, Ref(space), Device());
+  Rng rng(99);
+  Config hanging = space.Random(rng);
+  while (!space.IsValid(hanging)) hanging = space.Random(rng);
+  const int64_t run = store_->BeginRun(ids, {"random", "", 1, "test", 2});
+  for (int i = 0; i < 2; ++i) {
+    TrialRecord r;
+    r.config_key = space.Key(hanging);
+    r.config_json = space.ToJson(hanging);
+    r.result = MeasureResult::Failure(MeasureStatus::kTimeout, "no result within 10 s");
+    r.result.transient = true;
+    store_->RecordBatch(run, ids, {r});
+  }
+  const auto seeded = [&](bool retry) {
+    return ChooseFlow(*store_, {Gemm(64, 64, 32), Ref(space), ids, &space, retry}, 1).seeded;
+  };
+  const size_t kept = seeded(false), retried = seeded(true);
+  EXPECT_EQ(kept, retried + 1);
+  EXPECT_EQ(TaskHistory(*store_, ids, space, true).size(), retried);
+}
+
 TEST_F(Flow, OptionsAreChecked) {
   EXPECT_DOUBLE_EQ(FlowOptions::Parse({{"threshold", "0.3"}}).threshold, 0.3);
   EXPECT_TRUE(FlowOptions::Parse({{"any_device", "1"}}).any_device);
