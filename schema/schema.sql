@@ -99,7 +99,15 @@ CREATE TABLE trials (
   -- 1: a failure of the environment, not of the config (the worker killed from outside, a
   -- garbled reply, a timeout). Later runs measure such a config again; a config that timed
   -- out twice counts as hanging.
-  transient INTEGER NOT NULL DEFAULT 0 CHECK (transient IN (0, 1))
+  transient INTEGER NOT NULL DEFAULT 0 CHECK (transient IN (0, 1)),
+  -- Where the trial's wall clock went (seconds; 0 in rows from before migration 0005): the
+  -- first launch (POCL generates code here), the check against the CPU reference, the timed
+  -- repeats, and its share of the measurer's wall clock (its share of a batch's parallel
+  -- build phase plus its own timing). Builds run in parallel, so phases may sum past wall_s.
+  first_launch_s REAL NOT NULL DEFAULT 0,
+  verify_s REAL NOT NULL DEFAULT 0,
+  timed_s REAL NOT NULL DEFAULT 0,
+  wall_s REAL NOT NULL DEFAULT 0
 );
 
 -- Warm start and "never measure the same config twice" look trials up by task and config.
@@ -152,6 +160,8 @@ CREATE TABLE network_tasks (
   weight INTEGER NOT NULL CHECK (weight >= 1),  -- occurrences in the network
   layers TEXT NOT NULL,                       -- the layer names it stands for
   default_time_s REAL,                        -- the untuned default config's time, once measured
+  sketch TEXT,                                -- the sketch it settled on (its fastest), once known
+  sketch_reason TEXT,                         -- why: the others' results, the priors that kept some untried
   PRIMARY KEY (network_run_id, task_index)
 );
 
@@ -235,3 +245,44 @@ JOIN kernel_templates AS k ON k.id = r.template_id
 JOIN devices AS d ON d.id = r.device_id
 LEFT JOIN trials AS t ON t.run_id = r.id
 GROUP BY w.key, k.name, d.name, r.tuner;
+
+-- Per run: its wall clock (start to end, or to its last trial while unfinished), the seconds
+-- its trials spent measuring (measure_wall_s) and in each phase, and what timeouts cost.
+-- run_wall_s - measure_wall_s is the rest: the tuner, the database, starting workers and
+-- preparing each workload's inputs and CPU reference.
+CREATE VIEW time_split AS
+SELECT r.id AS run_id, r.network_run_id, r.tuner, w.key AS workload, k.name AS template,
+       count(t.id) AS trials,
+       (julianday(coalesce(r.ended_at, max(t.finished_at), r.started_at)) - julianday(r.started_at)) * 86400
+         AS run_wall_s,
+       coalesce(sum(t.wall_s), 0) AS measure_wall_s,
+       coalesce(sum(t.compile_s), 0) AS build_s,
+       coalesce(sum(t.first_launch_s), 0) AS first_launch_s,
+       coalesce(sum(t.verify_s), 0) AS verify_s,
+       coalesce(sum(t.timed_s), 0) AS timed_s,
+       coalesce(sum(t.status = 'timeout'), 0) AS timeouts,
+       coalesce(sum(CASE WHEN t.status = 'timeout' THEN t.wall_s ELSE 0 END), 0) AS timeout_wall_s
+FROM runs AS r
+JOIN workloads AS w ON w.id = r.workload_id
+JOIN kernel_templates AS k ON k.id = r.template_id
+LEFT JOIN trials AS t ON t.run_id = r.id
+GROUP BY r.id;
+
+-- The same per network run, over all its tasks' runs; run_wall_s is the network run's own.
+CREATE VIEW network_time_split AS
+SELECT n.id AS network_run_id, n.network, n.status,
+       (julianday(coalesce(n.ended_at, max(s.run_end), n.started_at)) - julianday(n.started_at)) * 86400
+         AS run_wall_s,
+       coalesce(sum(s.trials), 0) AS trials,
+       coalesce(sum(s.measure_wall_s), 0) AS measure_wall_s,
+       coalesce(sum(s.build_s), 0) AS build_s,
+       coalesce(sum(s.first_launch_s), 0) AS first_launch_s,
+       coalesce(sum(s.verify_s), 0) AS verify_s,
+       coalesce(sum(s.timed_s), 0) AS timed_s,
+       coalesce(sum(s.timeouts), 0) AS timeouts,
+       coalesce(sum(s.timeout_wall_s), 0) AS timeout_wall_s
+FROM network_runs AS n
+LEFT JOIN (SELECT ts.*, coalesce(r.ended_at, r.started_at) AS run_end
+           FROM time_split AS ts JOIN runs AS r ON r.id = ts.run_id) AS s
+  ON s.network_run_id = n.id
+GROUP BY n.id;

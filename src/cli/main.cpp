@@ -64,6 +64,14 @@ void AddWorkloadOptions(CLI::App& cmd, std::string& op, std::string& shape, std:
   cmd.add_option("--pin", pins, "Hold a knob at one value, written as in a config key: vec=8, tile_k=[4,8,8] (repeatable)");
 }
 
+void AddBuildersOption(CLI::App& cmd, int& builders) {
+  cmd.add_option("--builders", builders,
+                 "Processes that build a batch's configs in parallel before they are timed one by one "
+                 "(0: the timing process builds)")
+      ->check(CLI::Range(0, 256))
+      ->capture_default_str();
+}
+
 // Options shared by the commands that measure on a device.
 void AddMeasuringOptions(CLI::App& cmd, tt::TuneOptions& o) {
   AddWorkloadOptions(cmd, o.op, o.shape, o.shape_flags, o.kernel_template, o.pins);
@@ -72,6 +80,7 @@ void AddMeasuringOptions(CLI::App& cmd, tt::TuneOptions& o) {
   cmd.add_option("--db", o.db, "History database (created if missing)")->capture_default_str();
   cmd.add_option("--device", o.device, "Device index or name fragment")->capture_default_str();
   cmd.add_option("--timeout", o.timeout_s, "Seconds allowed per configuration")->capture_default_str();
+  AddBuildersOption(cmd, o.builders);
   cmd.add_option("--min-time", o.min_time_s, "Minimum total timed seconds per configuration")->capture_default_str();
   cmd.add_option("--time-limit", o.time_limit_s, "Stop after this many seconds (0: no limit)")->capture_default_str();
   cmd.add_flag("--retry-failed", o.retry_failed,
@@ -129,6 +138,7 @@ int main(int argc, char** argv) {
   net_cmd->add_option("--seed", net.seed, "Random seed")->capture_default_str();
   net_cmd->add_option("--batch-size", net.batch_size, "Configurations per round")->capture_default_str();
   net_cmd->add_option("--timeout", net.timeout_s, "Seconds allowed per configuration")->capture_default_str();
+  AddBuildersOption(*net_cmd, net.builders);
   net_cmd->add_option("--min-time", net.min_time_s, "Minimum total timed seconds per configuration")->capture_default_str();
   net_cmd->add_option("--time-limit", net.time_limit_s, "Stop after this many seconds (0: no limit)")->capture_default_str();
   net_cmd->add_flag("--retry-failed", net.retry_failed, "Measure again configs whose only records are environment failures");

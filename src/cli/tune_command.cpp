@@ -122,7 +122,7 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
   const Workload workload = ParseWorkload(o.op, o.shape, o.shape_flags);
   const KernelTemplate& kernel = PickTemplate(workload, o.kernel_template);
   OpenClMeasurer measurer({.worker_path = DefaultWorkerPath(), .device_spec = o.device, .timeout_s = o.timeout_s,
-                           .min_time_s = o.min_time_s});
+                           .builders = o.builders, .min_time_s = o.min_time_s});
   ConfigSpace space = kernel.Space(workload, measurer.limits());
   ApplyPins(space, o.pins);
   CheckSpaceHasValidConfig(space, o.pins);

@@ -5,6 +5,8 @@
 #include <iosfwd>
 #include <map>
 #include <string>
+
+#include "measure/opencl_measurer.h"
 #include <vector>
 
 namespace tt {
@@ -23,6 +25,7 @@ struct TuneOptions {
   std::string db = "history.db";
   std::string device = "0";
   double timeout_s = 10;
+  int builders = DefaultBuilders();  // see OpenClMeasurerOptions
   double min_time_s = 0.1;
   double time_limit_s = 0;  // > 0: stop after this many seconds of tuning
   bool retry_failed = false;  // measure again configs whose only records are transient failures

@@ -25,6 +25,15 @@ struct MeasureResult {
   double time_s = 0;            // median of times_s; 0 unless ok
   double gflops = 0;            // from time_s; 0 unless ok
   double compile_s = 0;
+  // Where the wall clock went (seconds), for the history's time split. compile_s is the build;
+  // first_launch_s the first launch, where a driver such as POCL generates the code for the
+  // work-group size; verify_s reading the output back and checking it; timed_s the timed
+  // repeats; wall_s this config's share of the measurer's wall clock (its share of a parallel
+  // build phase plus its own timing), which the others do not add up to.
+  double first_launch_s = 0;
+  double verify_s = 0;
+  double timed_s = 0;
+  double wall_s = 0;
   std::string error;            // compiler log or failure text; empty when ok
   // A failure of the environment rather than of the config (the worker killed from outside, a
   // garbled reply, a timeout that a loaded machine may explain): later runs may measure it again.

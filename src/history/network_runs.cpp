@@ -75,6 +75,16 @@ void SqliteHistoryStore::SetDefaultTime(int64_t network_run_id, int task_index, 
   });
 }
 
+void SqliteHistoryStore::SetTaskSketch(int64_t network_run_id, int task_index, const std::string& sketch,
+                                       const std::string& reason) {
+  Translated(path_, [&] {
+    SQLite::Statement q(*db_,
+                        "UPDATE network_tasks SET sketch = ?, sketch_reason = ? WHERE network_run_id = ? AND task_index = ?");
+    SQLite::bind(q, sketch, reason, network_run_id, task_index);
+    q.exec();
+  });
+}
+
 int64_t SqliteHistoryStore::NetworkTrialsUsed(int64_t network_run_id) const {
   return Translated(path_, [&] {
     SQLite::Statement q(*db_,

@@ -94,11 +94,13 @@ constexpr const char* kMergeRuns =
 
 constexpr const char* kMergeTrials =
     "INSERT INTO trials (run_id, workload_id, template_id, device_id, config_key, config_json, status, "
-    "error, times_json, time_s, gflops, compile_s, batch, started_at, finished_at) "
+    "error, times_json, time_s, gflops, compile_s, batch, started_at, finished_at, first_launch_s, verify_s, timed_s, "
+    "wall_s) "
     "SELECT (SELECT min(m.id) FROM main.runs m WHERE m.device_id = r.m_device AND m.workload_id = "
     "r.m_workload AND m.template_id = r.m_template AND m.tuner = r.tuner AND m.seed = r.seed AND "
     "m.started_at = r.started_at), t.m_workload, t.m_template, t.m_device, t.config_key, t.config_json, "
-    "t.status, t.error, t.times_json, t.time_s, t.gflops, t.compile_s, t.batch, t.started_at, t.finished_at "
+    "t.status, t.error, t.times_json, t.time_s, t.gflops, t.compile_s, t.batch, t.started_at, t.finished_at, "
+    "t.first_launch_s, t.verify_s, t.timed_s, t.wall_s "
     "FROM merge_trials t JOIN merge_runs r ON r.id = t.run_id ORDER BY t.id";
 
 }  // namespace

@@ -217,6 +217,7 @@ class SqliteHistoryStore {
   NetworkRunStart BeginNetworkRun(int64_t device_id, const NetworkRunInfo& info,
                                   const std::vector<NetworkTaskRow>& tasks);
   void SetDefaultTime(int64_t network_run_id, int task_index, double time_s);
+  void SetTaskSketch(int64_t network_run_id, int task_index, const std::string& sketch, const std::string& reason);
   int64_t NetworkTrialsUsed(int64_t network_run_id) const;  // trials of every run linked to it
   void RecordNetworkProgress(int64_t network_run_id, int64_t trials, double latency_s);
   void EndNetworkRun(int64_t network_run_id, std::string_view status, std::string_view error = {});

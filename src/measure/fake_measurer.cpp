@@ -13,7 +13,7 @@ MeasuredBatch FakeMeasurer::Measure(const MeasureTask& task, const std::vector<C
       continue;
     }
     ++measured_;
-    const double gflops = gflops_(*task.space, config);
+    const double gflops = gflops_(task, config);
     if (gflops <= 0) {
       results.push_back(MeasureResult::Failure(MeasureStatus::kRuntimeError, "fake failure"));
       continue;

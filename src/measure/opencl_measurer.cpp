@@ -1,9 +1,11 @@
 #include "measure/opencl_measurer.h"
 
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
+#include <thread>
 
 #include "core/errors.h"
 #include "measure/worker_process.h"
@@ -16,6 +18,14 @@ constexpr double kStartTimeoutS = 60;  // OpenCL platform start-up is slow on so
 // A config whose first timed launches are this many times slower than the task's best is timed
 // no further: the search needs to know it is slow, not how slow to the last percent.
 constexpr double kGiveUpFactor = 3;
+// Timing a config built ahead: round trips, the cached build and reading back take this much
+// at most; the launches are allowed kHopelessFactor times the best each.
+constexpr double kTimingFloorS = 2;
+constexpr double kLaunchesOfASlowConfig = 3;  // warm-up, check, one timed repeat
+
+using Clock = std::chrono::steady_clock;
+
+double SecondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 std::string Seconds(double s) {
   std::ostringstream text;
@@ -23,39 +33,90 @@ std::string Seconds(double s) {
   return text.str();
 }
 
+// Starts a worker and reads its hello: the device it opened. Throws UserError for a device
+// spec that matches nothing, EnvironmentError when the worker or OpenCL is unusable.
+std::pair<std::unique_ptr<WorkerProcess>, DeviceInfo> StartWorkerProcess(const OpenClMeasurerOptions& o) {
+  auto worker = std::make_unique<WorkerProcess>(o.worker_path, std::vector<std::string>{"--device", o.device_spec});
+  std::string line;
+  const auto status = worker->ReadLine(kStartTimeoutS, line);
+  const auto hello = status == WorkerProcess::ReadStatus::kLine ? DecodeHello(line) : std::nullopt;
+  if (!hello) {
+    const std::string how = status == WorkerProcess::ReadStatus::kTimeout ? "did not answer" : "failed";
+    throw EnvironmentError("worker '" + o.worker_path + "' " + how + " at start-up (" + worker->WaitForExit(0) + ")");
+  }
+  if (!hello->device) {
+    worker->WaitForExit(1);
+    if (hello->user_error) throw UserError(hello->error);
+    throw EnvironmentError(hello->error);
+  }
+  return {std::move(worker), *hello->device};
+}
+
+// Reaps a worker and says how it ended; `signal` gets the signal that ended it, or 0.
+std::string Reap(WorkerProcess& worker, double grace_s, int& signal) {
+  std::string how = worker.WaitForExit(grace_s);
+  signal = worker.TermSignal();
+  how = (worker.Crashed() ? "worker crashed (" : "worker exited (") + how + ")";
+  if (const std::string& output = worker.error_output(); !output.empty())
+    how += "; its last output:\n" + output.substr(output.size() > 1000 ? output.size() - 1000 : 0);
+  return how;
+}
+
+// The config in flight when its worker died. A kernel that faults ends the worker with one of
+// these signals; any other came from outside (a kill, the OOM killer), which says nothing about
+// the config.
+MeasureResult Lost(std::string how, int signal) {
+  MeasureResult lost = MeasureResult::Failure(MeasureStatus::kRuntimeError, std::move(how));
+  switch (signal) {
+    case SIGSEGV: case SIGBUS: case SIGILL: case SIGFPE: case SIGABRT: case SIGTRAP: case 0:
+      break;
+    default:
+      lost.transient = true;
+  }
+  return lost;
+}
+
+MeasureResult TimedOut(std::string error, bool transient) {
+  auto timeout = MeasureResult::Failure(MeasureStatus::kTimeout, std::move(error));
+  timeout.transient = transient;
+  return timeout;
+}
+
 }  // namespace
+
+int DefaultBuilders() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+double TimingTimeoutS(double timeout_s, double best_time_s) {
+  if (best_time_s <= 0) return timeout_s;
+  return std::min(timeout_s, kTimingFloorS + kLaunchesOfASlowConfig * kHopelessFactor * best_time_s);
+}
+
+struct OpenClMeasurer::Builder {
+  std::unique_ptr<WorkerProcess> process;  // null once it died, until the next batch restarts it
+  int64_t builds = 0;                      // configs it answered, over its restarts
+};
 
 OpenClMeasurer::OpenClMeasurer(OpenClMeasurerOptions options) : options_(std::move(options)) { StartWorker(); }
 
 OpenClMeasurer::~OpenClMeasurer() = default;
 
 void OpenClMeasurer::StartWorker() {
-  worker_ = std::make_unique<WorkerProcess>(options_.worker_path,
-                                            std::vector<std::string>{"--device", options_.device_spec});
+  auto [worker, device] = StartWorkerProcess(options_);
   prepared_.clear();
-  std::string line;
-  const auto status = worker_->ReadLine(kStartTimeoutS, line);
-  const auto hello = status == WorkerProcess::ReadStatus::kLine ? DecodeHello(line) : std::nullopt;
-  if (!hello) {
-    const std::string how = status == WorkerProcess::ReadStatus::kTimeout ? "did not answer" : "failed";
-    throw EnvironmentError("worker '" + options_.worker_path + "' " + how + " at start-up (" + DropWorker(0) + ")");
-  }
-  if (!hello->device) {
-    DropWorker(1);
-    if (hello->user_error) throw UserError(hello->error);
-    throw EnvironmentError(hello->error);
-  }
-  if (!device_.name.empty() && hello->device->Fingerprint() != device_.Fingerprint())
-    throw EnvironmentError("restarted worker opened another device: " + hello->device->Fingerprint());
-  device_ = *hello->device;
+  if (!device_.name.empty() && device.Fingerprint() != device_.Fingerprint())
+    throw EnvironmentError("restarted worker opened another device: " + device.Fingerprint());
+  worker_ = std::move(worker);
+  device_ = std::move(device);
+}
+
+std::vector<int64_t> OpenClMeasurer::BuildsPerBuilder() const {
+  std::vector<int64_t> builds;
+  for (const auto& b : builders_) builds.push_back(b->builds);
+  return builds;
 }
 
 std::string OpenClMeasurer::DropWorker(double grace_s) {
-  std::string how = worker_->WaitForExit(grace_s);
-  last_exit_signal_ = worker_->TermSignal();
-  how = (worker_->Crashed() ? "worker crashed (" : "worker exited (") + how + ")";
-  if (const std::string& output = worker_->error_output(); !output.empty())
-    how += "; its last output:\n" + output.substr(output.size() > 1000 ? output.size() - 1000 : 0);
+  const std::string how = Reap(*worker_, grace_s, last_exit_signal_);
   worker_.reset();
   prepared_.clear();
   return how;
@@ -92,23 +153,13 @@ bool OpenClMeasurer::Prepare(const MeasureTask& task, const std::atomic<bool>* s
 }
 
 MeasureResult OpenClMeasurer::WorkerLost() {
-  MeasureResult lost = MeasureResult::Failure(MeasureStatus::kRuntimeError, DropWorker(1));
-  // A kernel that faults ends the worker with one of these; any other signal came from outside
-  // (a kill, the OOM killer), which says nothing about the config.
-  switch (last_exit_signal_) {
-    case SIGSEGV: case SIGBUS: case SIGILL: case SIGFPE: case SIGABRT: case SIGTRAP: case 0:
-      break;
-    default:
-      lost.transient = true;
-  }
-  return lost;
+  std::string how = DropWorker(1);  // sets last_exit_signal_
+  return Lost(std::move(how), last_exit_signal_);
 }
 
-std::optional<MeasureResult> OpenClMeasurer::MeasureValid(const MeasureTask& task, const Config& config,
-                                                          const std::atomic<bool>* stop) {
-  if (!worker_) StartWorker();
-  if (!Prepare(task, stop)) return std::nullopt;
+WorkerRequest OpenClMeasurer::Request(const MeasureTask& task, const Config& config, WorkerRequest::Kind kind) const {
   WorkerRequest request;
+  request.kind = kind;
   request.template_name = task.kernel->name();
   request.workload_key = task.workload.Key();
   request.build_options = task.kernel->BuildOptions(task.workload, *task.space, config);
@@ -118,18 +169,91 @@ std::optional<MeasureResult> OpenClMeasurer::MeasureValid(const MeasureTask& tas
   request.min_time_s = options_.min_time_s;
   request.max_repeats = options_.max_repeats;
   request.give_up_slower_than_s = task.best_time_s > 0 ? kGiveUpFactor * task.best_time_s : 0;
+  return request;
+}
+
+std::vector<std::optional<MeasureResult>> OpenClMeasurer::BuildAhead(const MeasureTask& task,
+                                                                     const std::vector<Config>& batch,
+                                                                     const std::atomic<bool>* stop) {
+  std::vector<std::optional<MeasureResult>> built(batch.size());
+  std::vector<std::optional<WorkerRequest>> requests(batch.size());
+  size_t valid = 0;
+  for (size_t i = 0; i < batch.size(); ++i)
+    if (task.space->IsValid(batch[i])) requests[i] = Request(task, batch[i], WorkerRequest::Kind::kBuild), ++valid;
+  // Started here, never on the threads below: a worker dies with the thread that started it.
+  const size_t wanted = std::min(valid, static_cast<size_t>(options_.builders));
+  while (builders_.size() < wanted) builders_.push_back(std::make_unique<Builder>());
+  try {
+    for (size_t b = 0; b < wanted; ++b)
+      if (!builders_[b]->process) builders_[b]->process = StartWorkerProcess(options_).first;
+  } catch (const std::exception&) {
+    return built;  // no builders here: the timing worker builds, as without them
+  }
+  std::atomic<size_t> next{0};
+  const auto build_on = [&](Builder& builder) {
+    for (size_t i; builder.process && (i = next++) < batch.size();) {
+      if (!requests[i]) continue;
+      if (stop && stop->load()) return;
+      WorkerProcess& process = *builder.process;
+      int signal = 0;
+      std::string line;
+      if (!process.Send(EncodeRequest(*requests[i]))) {
+        built[i] = Lost(Reap(process, 1, signal), signal);
+        builder.process.reset();
+        continue;
+      }
+      switch (process.ReadLine(options_.timeout_s, line, stop)) {
+        case WorkerProcess::ReadStatus::kStopped:
+          Reap(process, 0, signal);
+          builder.process.reset();
+          return;
+        case WorkerProcess::ReadStatus::kTimeout:
+          Reap(process, 0, signal);
+          builder.process.reset();
+          built[i] = TimedOut("no result within " + Seconds(options_.timeout_s) +
+                                  " s (build and first work-group); the builder was killed",
+                              true);  // a loaded machine may explain it: one later retry
+          continue;
+        case WorkerProcess::ReadStatus::kClosed:
+          built[i] = Lost(Reap(process, 1, signal), signal);
+          builder.process.reset();
+          continue;
+        case WorkerProcess::ReadStatus::kLine:
+          break;
+      }
+      if (auto result = DecodeResult(line)) {
+        built[i] = std::move(*result);
+        ++builder.builds;
+      } else {  // left unbuilt: the timing worker builds it
+        Reap(process, 0, signal);
+        builder.process.reset();
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (size_t b = 0; b < wanted; ++b) threads.emplace_back(build_on, std::ref(*builders_[b]));
+  for (auto& t : threads) t.join();
+  return built;
+}
+
+std::optional<MeasureResult> OpenClMeasurer::MeasureValid(const MeasureTask& task, const Config& config,
+                                                          double timeout_s, const std::atomic<bool>* stop) {
+  if (!worker_) StartWorker();
+  if (!Prepare(task, stop)) return std::nullopt;
   std::string line;
-  if (!worker_->Send(EncodeRequest(request))) return WorkerLost();
-  switch (worker_->ReadLine(options_.timeout_s, line, stop)) {
+  if (!worker_->Send(EncodeRequest(Request(task, config, WorkerRequest::Kind::kMeasure)))) return WorkerLost();
+  switch (worker_->ReadLine(timeout_s, line, stop)) {
     case WorkerProcess::ReadStatus::kStopped:
       DropWorker(0);
       return std::nullopt;
     case WorkerProcess::ReadStatus::kTimeout: {
       DropWorker(0);
-      auto timeout = MeasureResult::Failure(MeasureStatus::kTimeout, "no result within " + Seconds(options_.timeout_s) +
-                                                                        " s (compile and run); the worker was killed");
-      timeout.transient = true;  // a loaded machine may explain it: one later retry (see the history's seeding)
-      return timeout;
+      if (timeout_s < options_.timeout_s)  // cut for being hopeless, not for hanging: final
+        return TimedOut("cut after " + Seconds(timeout_s) + " s: more than " + Seconds(kHopelessFactor) +
+                            " times slower than the task's best (" + Seconds(task.best_time_s * 1e3) + " ms)",
+                        false);
+      // A loaded machine may explain it: one later retry (see the history's seeding).
+      return TimedOut("no result within " + Seconds(timeout_s) + " s (compile and run); the worker was killed", true);
     }
     case WorkerProcess::ReadStatus::kClosed:
       return WorkerLost();
@@ -143,11 +267,19 @@ std::optional<MeasureResult> OpenClMeasurer::MeasureValid(const MeasureTask& tas
   return garbled;
 }
 
+// On a CPU device nothing builds while a config is timed: the batch is built on the builders
+// first, then timed here one config at a time.
 MeasuredBatch OpenClMeasurer::Measure(const MeasureTask& task, const std::vector<Config>& batch,
                                       const std::atomic<bool>* stop) {
   MeasuredBatch measured;
   measured.results.reserve(batch.size());
-  for (const Config& config : batch) {
+  const auto build_start = Clock::now();
+  const auto built = options_.builders > 0 ? BuildAhead(task, batch, stop)
+                                           : std::vector<std::optional<MeasureResult>>(batch.size());
+  const auto built_count = std::count_if(built.begin(), built.end(), [](const auto& b) { return b.has_value(); });
+  const double build_share = built_count > 0 ? SecondsSince(build_start) / static_cast<double>(built_count) : 0;
+  for (size_t i = 0; i < batch.size(); ++i) {
+    const Config& config = batch[i];
     if (stop && stop->load()) {
       measured.end = MeasuredBatch::End::kStopped;
       break;
@@ -156,12 +288,24 @@ MeasuredBatch OpenClMeasurer::Measure(const MeasureTask& task, const std::vector
       measured.results.push_back(MeasureResult::Failure(MeasureStatus::kInvalidConfig, std::move(*why)));
       continue;
     }
+    if (built[i] && !built[i]->ok()) {  // its build failed, crashed or hung: that is its trial
+      measured.results.push_back(*built[i]);
+      measured.results.back().wall_s = build_share;
+      continue;
+    }
     try {
-      auto result = MeasureValid(task, config, stop);
+      const auto start = Clock::now();
+      const double timeout_s = built[i] ? TimingTimeoutS(options_.timeout_s, task.best_time_s) : options_.timeout_s;
+      auto result = MeasureValid(task, config, timeout_s, stop);
       if (!result) {
         measured.end = MeasuredBatch::End::kStopped;
         break;
       }
+      if (built[i]) {  // the builder's seconds belong to this config too
+        result->compile_s += built[i]->compile_s;
+        result->first_launch_s += built[i]->first_launch_s;
+      }
+      result->wall_s = (built[i] ? build_share : 0) + SecondsSince(start);
       measured.results.push_back(std::move(*result));
     } catch (const EnvironmentError& e) {
       if (worker_) DropWorker(0);

@@ -1,5 +1,7 @@
 #include "measure/worker_protocol.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 namespace tt {
@@ -86,8 +88,24 @@ std::optional<WorkerHello> DecodeHello(std::string_view line) {
   });
 }
 
+namespace {
+
+constexpr WorkerRequest::Kind kKinds[] = {WorkerRequest::Kind::kPrepare, WorkerRequest::Kind::kMeasure,
+                                          WorkerRequest::Kind::kBuild};
+
+std::string_view KindName(WorkerRequest::Kind kind) {
+  switch (kind) {
+    case WorkerRequest::Kind::kPrepare: return "prepare";
+    case WorkerRequest::Kind::kMeasure: return "measure";
+    case WorkerRequest::Kind::kBuild: return "build";
+  }
+  return "measure";
+}
+
+}  // namespace
+
 std::string EncodeRequest(const WorkerRequest& r) {
-  json j = {{"kind", r.kind == WorkerRequest::Kind::kPrepare ? "prepare" : "measure"},
+  json j = {{"kind", KindName(r.kind)},
             {"template", r.template_name},
             {"workload", r.workload_key},
             {"options", r.build_options},
@@ -104,8 +122,9 @@ std::optional<WorkerRequest> DecodeRequest(std::string_view line) {
   return DecodeLine(line, [](const json& j) {
     WorkerRequest r;
     const std::string kind = j.at("kind").get<std::string>();
-    if (kind != "prepare" && kind != "measure") throw json::other_error::create(501, "unknown kind", &j);
-    r.kind = kind == "prepare" ? WorkerRequest::Kind::kPrepare : WorkerRequest::Kind::kMeasure;
+    const auto known = std::find_if(std::begin(kKinds), std::end(kKinds), [&](auto k) { return KindName(k) == kind; });
+    if (known == std::end(kKinds)) throw json::other_error::create(501, "unknown kind", &j);
+    r.kind = *known;
     r.template_name = j.at("template").get<std::string>();
     r.workload_key = j.at("workload").get<std::string>();
     r.build_options = j.at("options").get<std::string>();
@@ -121,7 +140,8 @@ std::optional<WorkerRequest> DecodeRequest(std::string_view line) {
 
 std::string EncodeResult(const MeasureResult& r) {
   return Dump({{"status", ToString(r.status)}, {"times_s", r.times_s}, {"time_s", r.time_s},
-               {"gflops", r.gflops}, {"compile_s", r.compile_s}, {"error", r.error}});
+               {"gflops", r.gflops}, {"compile_s", r.compile_s}, {"first_launch_s", r.first_launch_s},
+               {"verify_s", r.verify_s}, {"timed_s", r.timed_s}, {"error", r.error}});
 }
 
 std::optional<MeasureResult> DecodeResult(std::string_view line) {
@@ -134,6 +154,9 @@ std::optional<MeasureResult> DecodeResult(std::string_view line) {
     r.time_s = j.at("time_s").get<double>();
     r.gflops = j.at("gflops").get<double>();
     r.compile_s = j.at("compile_s").get<double>();
+    r.first_launch_s = j.value("first_launch_s", 0.0);
+    r.verify_s = j.value("verify_s", 0.0);
+    r.timed_s = j.value("timed_s", 0.0);
     r.error = j.at("error").get<std::string>();
     return r;
   });

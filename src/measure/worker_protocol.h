@@ -23,8 +23,10 @@ struct WorkerHello {
 
 struct WorkerRequest {
   // kPrepare makes the inputs and CPU reference of a workload (slow for big shapes, so it is
-  // not charged to any config's timeout); kMeasure builds, verifies and times one config.
-  enum class Kind { kPrepare, kMeasure };
+  // not charged to any config's timeout); kMeasure builds, verifies and times one config;
+  // kBuild (a builder's request) builds one config and launches a single work-group of it on
+  // scratch buffers, so that the driver generates and caches its code: ok or why not, no time.
+  enum class Kind { kPrepare, kMeasure, kBuild };
   Kind kind = Kind::kMeasure;
   std::string template_name;
   std::string workload_key;

@@ -22,6 +22,7 @@ class WorkerSession {
   struct Workspace;
   MeasureResult Prepare(const WorkerRequest& request);
   MeasureResult BuildAndRun(const WorkerRequest& request);
+  MeasureResult BuildAhead(const WorkerRequest& request);
   MeasureResult Run(const ocl::Program& program, const WorkerRequest& request, double compile_s);
   ocl::Kernel StartPrePass(const ocl::Program& program, const PrePass& pre);
 
@@ -30,6 +31,7 @@ class WorkerSession {
 
   ocl::Context context_;
   std::list<std::unique_ptr<Workspace>> workspaces_;  // most recently used first
+  std::unique_ptr<Workspace> build_space_;  // a builder's buffers: sized, never filled or checked
 };
 
 }  // namespace tt

@@ -15,9 +15,11 @@ class SelftestFaults final : public KernelTemplate {
   std::string_view source() const override { return KernelSource("selftest_faults.cl"); }
   bool listed() const override { return false; }
 
-  ConfigSpace Space(const Workload&, const DeviceLimits&) const override {
+  ConfigSpace Space(const Workload& w, const DeviceLimits&) const override {
     ConfigSpace space;
-    space.AddKnob(Knob::Categorical("behaviour", {0, 1, 2, 3, 4}));
+    std::vector<int64_t> behaviours = {0, 1, 2, 3, 4};
+    if (w.Dim("n") > 64) behaviours.push_back(static_cast<int64_t>(SelftestBehaviour::kSlow));
+    space.AddKnob(Knob::Categorical("behaviour", behaviours));
     return space;
   }
 

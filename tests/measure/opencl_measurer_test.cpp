@@ -16,10 +16,12 @@
 namespace tt {
 namespace {
 
-OpenClMeasurerOptions TestOptions(double timeout_s = 20) {
+// The timing worker builds (no builders) unless a test asks for builders.
+OpenClMeasurerOptions TestOptions(double timeout_s = 20, int builders = 0) {
   OpenClMeasurerOptions options;
   options.worker_path = TENSORTUNE_WORKER_BIN;
   options.timeout_s = timeout_s;
+  options.builders = builders;
   options.min_time_s = 0.005;
   options.max_repeats = 20;
   return options;
@@ -168,6 +170,96 @@ TEST_F(SelftestMeasure, InvalidConfigNeverReachesTheWorker) {
   EXPECT_EQ(results[0].status, MeasureStatus::kInvalidConfig);
   EXPECT_EQ(results[0].error, "no hanging here");
   EXPECT_LT(SecondsSince(start), 1);
+}
+
+// Building ahead: the valid configs of a batch are built by builder processes, then timed
+// one by one by the timing worker.
+TEST_F(SelftestMeasure, BuildersShareABatchAndTheTimingWorkerTimesEveryConfig) {
+  OpenClMeasurer measurer(TestOptions(20, /*builders=*/2));
+  const Config ok = With(SelftestBehaviour::kOk);
+  const auto batch = measurer.Measure(Task(), {ok, With(SelftestBehaviour::kWrongAnswer), ok, ok});
+  ASSERT_TRUE(batch.complete());
+  ASSERT_EQ(batch.results.size(), 4u);
+  EXPECT_EQ(batch.results[1].status, MeasureStatus::kWrongAnswer);  // verified by the timing worker
+  for (size_t i : {0, 2, 3}) {
+    const MeasureResult& r = batch.results[i];
+    ASSERT_TRUE(r.ok()) << r.error;
+    EXPECT_GT(r.compile_s, 0);  // the builder's build, and the timing worker's cached one
+    EXPECT_GT(r.timed_s, 0);
+    EXPECT_GT(r.wall_s, 0);
+  }
+  const std::vector<int64_t> builds = measurer.BuildsPerBuilder();
+  ASSERT_EQ(builds.size(), 2u);
+  EXPECT_EQ(builds[0] + builds[1], 4);
+  EXPECT_GT(builds[0], 0);  // both processes built: the work was shared
+  EXPECT_GT(builds[1], 0);
+}
+
+TEST_F(SelftestMeasure, ACrashingBuilderCostsOneTrialAndIsReplaced) {
+  OpenClMeasurer measurer(TestOptions(20, /*builders=*/2));
+  const Config ok = With(SelftestBehaviour::kOk);
+  const auto batch = measurer.Measure(Task(), {With(SelftestBehaviour::kSegfault), ok, With(SelftestBehaviour::kCompileError)});
+  ASSERT_TRUE(batch.complete());
+  ASSERT_EQ(batch.results.size(), 3u);
+  EXPECT_EQ(batch.results[0].status, MeasureStatus::kRuntimeError);
+  EXPECT_NE(batch.results[0].error.find("worker crashed (signal 11"), std::string::npos) << batch.results[0].error;
+  EXPECT_FALSE(batch.results[0].transient);  // the config's own fault
+  EXPECT_TRUE(batch.results[1].ok()) << batch.results[1].error;
+  EXPECT_EQ(batch.results[2].status, MeasureStatus::kCompileError);
+  // The next batch gets both builders again.
+  const auto next = measurer.Measure(Task(), {ok, ok});
+  ASSERT_EQ(next.results.size(), 2u);
+  EXPECT_TRUE(next.results[0].ok() && next.results[1].ok());
+  EXPECT_EQ(measurer.BuildsPerBuilder().size(), 2u);
+}
+
+TEST_F(SelftestMeasure, AHangingBuildTimesOutAsTransient) {
+  OpenClMeasurer measurer(TestOptions(/*timeout_s=*/3, /*builders=*/1));
+  const auto batch = measurer.Measure(Task(), {With(SelftestBehaviour::kHang), With(SelftestBehaviour::kOk)});
+  ASSERT_EQ(batch.results.size(), 2u);
+  EXPECT_EQ(batch.results[0].status, MeasureStatus::kTimeout);
+  EXPECT_NE(batch.results[0].error.find("builder was killed"), std::string::npos) << batch.results[0].error;
+  EXPECT_TRUE(batch.results[0].transient);
+  EXPECT_TRUE(batch.results[1].ok()) << batch.results[1].error;
+}
+
+TEST_F(SelftestMeasure, AStopDuringTheBuildsRecordsNothingHalfDone) {
+  OpenClMeasurer measurer(TestOptions(/*timeout_s=*/60, /*builders=*/2));
+  std::atomic<bool> stop{false};
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    stop = true;
+  });
+  const MeasuredBatch batch =
+      measurer.Measure(Task(), {With(SelftestBehaviour::kOk), With(SelftestBehaviour::kHang)}, &stop);
+  stopper.join();
+  EXPECT_EQ(batch.end, MeasuredBatch::End::kStopped);
+  EXPECT_TRUE(batch.results.empty());  // nothing was timed before the stop: nothing to keep
+  stop = false;
+  EXPECT_TRUE(measurer.Measure(Task(), {With(SelftestBehaviour::kOk)}, &stop).results.at(0).ok());
+}
+
+// A config built ahead whose launches are far slower than the task's best is cut at
+// TimingTimeoutS, long before --timeout, as a final result.
+TEST_F(SelftestMeasure, AConfigFarSlowerThanTheBestIsCutShort) {
+  OpenClMeasurer measurer(TestOptions(/*timeout_s=*/120, /*builders=*/1));
+  MeasureTask task = Task();
+  task.best_time_s = 1e-5;
+  const auto batch = measurer.Measure(task, {With(SelftestBehaviour::kSlow), With(SelftestBehaviour::kOk)});
+  ASSERT_EQ(batch.results.size(), 2u);
+  const MeasureResult& slow = batch.results[0];
+  EXPECT_EQ(slow.status, MeasureStatus::kTimeout);
+  EXPECT_NE(slow.error.find("slower than the task's best"), std::string::npos) << slow.error;
+  EXPECT_FALSE(slow.transient);  // hopeless, not hanging: never measured again
+  EXPECT_TRUE(batch.results[1].ok()) << batch.results[1].error;
+}
+
+TEST(TimingTimeout, FollowsTheBestTimeAndNeverExceedsTheTimeout) {
+  EXPECT_DOUBLE_EQ(TimingTimeoutS(10, 0), 10);  // no best yet: the whole timeout
+  const double fast = TimingTimeoutS(10, 1e-3), slow = TimingTimeoutS(10, 1e-2);
+  EXPECT_LT(fast, slow);
+  EXPECT_GT(fast, 3 * kHopelessFactor * 1e-3);  // room for a few launches at the hopeless factor
+  EXPECT_DOUBLE_EQ(TimingTimeoutS(10, 1), 10);
 }
 
 TEST(OpenClMeasurer, UnknownDeviceIsAUserError) {
