@@ -51,8 +51,10 @@ nlohmann::json ReportJson(const NetworkRunReport& r, const std::string& device) 
     nlohmann::json sketches = nlohmann::json::array();
     for (const auto& s : t.sketches)
       sketches.push_back({{"template", s.template_name}, {"history", s.history}, {"measured", s.measured}, {"flow", s.flow},
-                          {"best_time_s", s.best ? nlohmann::json(s.best->time_s) : nullptr}});
+                          {"best_time_s", s.best ? nlohmann::json(s.best->time_s) : nullptr}, {"prior", s.prior},
+                          {"prior_note", s.prior_note}});
     task["sketches"] = sketches;
+    task["sketch_choice"] = t.sketch_choice;
     tasks.push_back(task);
   }
   return {{"network_run_id", r.network_run_id}, {"network", r.network}, {"batch", r.batch}, {"device", device},
@@ -81,6 +83,8 @@ void PrintReport(std::ostream& out, const NetworkRunReport& r) {
                        Ms(t.default_time_s), Ms(best ? std::optional(best->second.time_s) : std::nullopt), speedup,
                        best ? t.sketches[best->first].template_name : "-", best ? best->second.config_key : "-");
   }
+  out << "\nWhich sketch each task settled on, and why:\n";
+  for (size_t i = 0; i < r.tasks.size(); ++i) out << fmt::format("  {}. {}\n", i, r.tasks[i].sketch_choice);
   out << fmt::format("\nnetwork {} (batch {}): estimated {}", r.network, r.batch, LatencyLine(r));
   if (r.DefaultLatencyS() > 0)
     out << fmt::format("; every layer at its untuned default: {:.3f} ms ({:.1f}x slower)", r.DefaultLatencyS() * 1e3,
@@ -142,7 +146,7 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
   MakeTaskScheduler(o.scheduler);
   MakeSketchSelector(o.sketch_policy);
   OpenClMeasurer measurer({.worker_path = DefaultWorkerPath(), .device_spec = o.device, .timeout_s = o.timeout_s,
-                           .min_time_s = o.min_time_s});
+                           .builders = o.builders, .min_time_s = o.min_time_s});
   {  // the tuner's name and options, checked on one task's space before anything is written
     const auto kernels = ApplicableTemplates(tasks.front().workload);
     if (kernels.empty()) throw UserError("no kernel template computes " + tasks.front().workload.Key());

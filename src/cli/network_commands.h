@@ -5,6 +5,8 @@
 #include <map>
 #include <string>
 
+#include "measure/opencl_measurer.h"
+
 namespace tt {
 
 struct TuneNetworkOptions {
@@ -20,6 +22,7 @@ struct TuneNetworkOptions {
   uint64_t seed = 1;
   int64_t batch_size = 8;
   double timeout_s = 10;
+  int builders = DefaultBuilders();  // see OpenClMeasurerOptions
   double min_time_s = 0.1;
   double time_limit_s = 0;
   double ucb_c = 0.3;

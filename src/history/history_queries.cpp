@@ -82,6 +82,23 @@ std::vector<RecordedWorkload> HistoryQueries::WorkloadsWithOkTrials(const std::s
   });
 }
 
+std::vector<TemplateBest> HistoryQueries::BestTimesByTemplate(const std::string& op, int64_t device) const {
+  return Translated(store_.path(), [&] {
+    SQLite::Statement q(store_.connection(),
+                        "SELECT w.key, k.name, min(t.time_s) FROM workloads w "
+                        "JOIN trials t ON t.workload_id = w.id AND t.device_id = ? AND t.status = 'ok' AND t.time_s > 0 "
+                        "JOIN kernel_templates k ON k.id = t.template_id "
+                        "WHERE w.op = ? GROUP BY w.id, k.name ORDER BY w.id, k.name");
+    q.bind(1, device);
+    q.bind(2, op);
+    std::vector<TemplateBest> best;
+    while (q.executeStep())
+      best.push_back({Workload::FromKey(q.getColumn(0).getString()), q.getColumn(1).getString(),
+                      q.getColumn(2).getDouble()});
+    return best;
+  });
+}
+
 std::vector<LeanTrial> HistoryQueries::FastestTrials(int64_t workload_id, const HistoryScope& scope,
                                                      int64_t limit) const {
   if (scope.template_ids.empty() || limit <= 0) return {};

@@ -20,6 +20,13 @@ struct LeanTrial {
   double gflops = 0;  // 0 unless ok
 };
 
+// The fastest ok time one template reached on one workload.
+struct TemplateBest {
+  Workload workload;
+  std::string template_name;
+  double time_s = 0;
+};
+
 struct RecordedWorkload {
   int64_t id = 0;
   Workload workload;
@@ -45,6 +52,9 @@ class HistoryQueries {
   std::vector<RecordedWorkload> WorkloadsWithOkTrials(const std::string& op, const HistoryScope& scope) const;
   // The `limit` fastest ok trials of one workload in `scope`, fastest first.
   std::vector<LeanTrial> FastestTrials(int64_t workload_id, const HistoryScope& scope, int64_t limit) const;
+  // Per workload of `op` and template (by name, every version), the fastest ok time on
+  // `device`: which sketches won which workloads there.
+  std::vector<TemplateBest> BestTimesByTemplate(const std::string& op, int64_t device) const;
   // The device id of a fingerprint; 0 when the device has no row.
   int64_t DeviceId(const std::string& fingerprint) const;
   // The workload id of a key; 0 when the workload has no row.

@@ -85,6 +85,7 @@ enum class DirectVariant {
 class Conv2dDirect final : public Conv2dTemplate {
  public:
   explicit Conv2dDirect(DirectVariant variant) : variant_(variant) {}
+  bool stages_in_local_memory() const override { return variant_ == DirectVariant::kLocal; }
   std::string_view name() const override {
     switch (variant_) {
       case DirectVariant::kLocal: return "conv2d_direct_local";

@@ -36,6 +36,7 @@ struct DepthwiseTiles {
 class DepthwiseConv2d final : public KernelTemplate {
  public:
   explicit DepthwiseConv2d(bool vectorized) : vectorized_(vectorized) {}
+  bool stages_in_local_memory() const override { return true; }  // both variants: kernels/depthwise_conv2d.cl
   std::string_view name() const override { return vectorized_ ? "depthwise_conv2d_vec" : "depthwise_conv2d_direct"; }
   std::string_view op() const override { return "depthwise_conv2d"; }
   std::string_view description() const override {

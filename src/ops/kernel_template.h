@@ -63,6 +63,9 @@ class KernelTemplate {
   virtual std::string_view source() const = 0;       // OpenCL C text, embedded from kernels/
   virtual bool listed() const { return true; }       // false for test-only templates
   virtual std::string_view description() const { return {}; }
+  // Tiles staged in __local memory: a gain where local memory is on-chip (GPUs), a copy on a
+  // CPU device, whose local memory is ordinary memory. Tuning tries such sketches last there.
+  virtual bool stages_in_local_memory() const { return false; }
   // Why this template cannot compute `workload` (e.g. Winograd needs a 3x3 stride-1 kernel).
   virtual std::optional<std::string> WhyNotApplicable(const Workload&) const { return std::nullopt; }
 

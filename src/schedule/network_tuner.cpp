@@ -2,11 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
 #include "schedule/budget.h"
+#include "history/history_queries.h"
 #include "schedule/run_recorder.h"
+#include "schedule/sketch_prior.h"
 #include "schedule/sketch_selector.h"
 #include "schedule/task_loop.h"
 #include "schedule/tuner_start.h"
@@ -72,6 +76,10 @@ class NetworkRun {
   NetworkRunReport& report() { return report_; }
 
  private:
+  std::vector<SketchEvidence> Evidence(const std::string& op) const;
+  void UpdatePriors(size_t task);
+  size_t MostPromising(size_t task);  // the sketch whose default the warm-up measures
+  std::string ExplainChoice(size_t task) const;
   RunRecorder& Recorder(Sketch& sketch);
   std::optional<double> MeasureDefault(Sketch& sketch, Budget& budget);
   [[noreturn]] void Broken(const std::string& error);
@@ -81,11 +89,14 @@ class NetworkRun {
   const NetworkTuneOptions& o_;
   const std::atomic<bool>* interrupt_;
   Rng rng_;
+  DeviceInfo device_;
+  std::map<std::string, std::vector<SketchEvidence>> history_evidence_;  // per operator, read once
   std::vector<Slot> slots_;
   NetworkRunReport report_;
 };
 
 void NetworkRun::Prepare(const Network& network, const DeviceInfo& device, const DeviceLimits& limits) {
+  device_ = device;
   report_.network = network.name;
   report_.batch = o_.batch;
   report_.trials_budget = o_.trials;
@@ -112,6 +123,21 @@ void NetworkRun::Prepare(const Network& network, const DeviceInfo& device, const
       report.sketches.push_back({std::string(sketch.kernel->name()), 0, 0, std::nullopt});
       slot.sketches.push_back(std::move(sketch));
     }
+    if (!history_evidence_.count(task.workload.op)) {
+      std::map<std::string, SketchEvidence> by_workload;
+      for (TemplateBest& b : HistoryQueries(store_).BestTimesByTemplate(task.workload.op, slot.sketches.front().ids.device)) {
+        SketchEvidence& e = by_workload[b.workload.Key()];
+        e.workload = std::move(b.workload);
+        e.best_time_s[b.template_name] = b.time_s;
+      }
+      auto& evidence = history_evidence_[task.workload.op];
+      for (auto& [key, e] : by_workload) evidence.push_back(std::move(e));
+    }
+    for (const SketchEvidence& e : history_evidence_[task.workload.op])
+      for (const auto& [name, time_s] : e.best_time_s)
+        if (time_s > 0)
+          slot.scheduling.history_gflops =
+              std::max(slot.scheduling.history_gflops, kernels.front()->Flops(e.workload) / time_s * 1e-9);
     slot.scheduling.op = task.workload.op;
     slot.scheduling.flops = report.flops;
     slot.scheduling.weight = static_cast<double>(task.weight);
@@ -142,6 +168,81 @@ void NetworkRun::Start(const Network& network) {
       if (history > 0) report_.tasks[i].started_warm = true;
     }
   }
+}
+
+// The device's history of the operator, overlaid with what this run's tasks have reached.
+std::vector<SketchEvidence> NetworkRun::Evidence(const std::string& op) const {
+  std::map<std::string, SketchEvidence> by_workload;
+  if (const auto h = history_evidence_.find(op); h != history_evidence_.end())
+    for (const SketchEvidence& e : h->second) by_workload[e.workload.Key()] = e;
+  for (const Slot& slot : slots_) {
+    if (slot.scheduling.op != op) continue;
+    for (const Sketch& sketch : slot.sketches) {
+      const auto& best = sketch.task->best();
+      if (!best || best->time_s <= 0) continue;
+      SketchEvidence& e = by_workload[sketch.task->workload().Key()];
+      e.workload = sketch.task->workload();
+      auto [it, inserted] = e.best_time_s.emplace(std::string(sketch.kernel->name()), best->time_s);
+      if (!inserted) it->second = std::min(it->second, best->time_s);
+    }
+  }
+  std::vector<SketchEvidence> evidence;
+  for (auto& [key, e] : by_workload) evidence.push_back(std::move(e));
+  return evidence;
+}
+
+void NetworkRun::UpdatePriors(size_t task) {
+  Slot& slot = slots_[task];
+  std::vector<const KernelTemplate*> kernels;
+  for (const Sketch& s : slot.sketches) kernels.push_back(s.kernel);
+  const std::vector<SketchPrior> priors =
+      SketchPriors(report_.tasks[task].task.workload, kernels, Evidence(slot.scheduling.op), device_);
+  for (size_t s = 0; s < slot.sketches.size(); ++s) {
+    slot.sketches[s].state.prior = priors[s].ratio;
+    if (const auto& best = slot.sketches[s].task->best()) slot.sketches[s].state.best_time_s = best->time_s;
+    report_.tasks[task].sketches[s].prior = priors[s].ratio;
+    report_.tasks[task].sketches[s].prior_note = DescribePrior(priors[s], *kernels[s], device_);
+  }
+}
+
+size_t NetworkRun::MostPromising(size_t task) {
+  UpdatePriors(task);
+  const auto& sketches = slots_[task].sketches;
+  size_t best = 0;
+  for (size_t s = 1; s < sketches.size(); ++s)
+    if (sketches[s].state.prior > sketches[best].state.prior) best = s;
+  return best;
+}
+
+// "conv2d_oc_vec: fastest of 2 tried (conv2d_winograd at 0.55 of it); not tried: conv2d_direct_local
+// (prior 0.05: ...)". Ratios are of the settled sketch's best time.
+std::string NetworkRun::ExplainChoice(size_t task) const {
+  const NetworkTaskReport& report = report_.tasks[task];
+  const auto best = report.Best();
+  if (!best) return "no sketch has a result yet";
+  std::vector<std::string> others, untried;
+  int tried = 0;
+  for (size_t s = 0; s < report.sketches.size(); ++s) {
+    const SketchReport& sketch = report.sketches[s];
+    if (sketch.best) {
+      ++tried;
+      if (s != best->first)
+        others.push_back(fmt::format("{} at {:.2f} of it", sketch.template_name, best->second.time_s / sketch.best->time_s));
+    } else {
+      untried.push_back(fmt::format("{} (prior {:.2f}: {})", sketch.template_name, sketch.prior, sketch.prior_note));
+    }
+  }
+  std::string why = fmt::format("{}: fastest of {} tried", report.sketches[best->first].template_name, tried);
+  if (!others.empty()) {
+    why += " (";
+    for (size_t i = 0; i < others.size(); ++i) why += (i ? ", " : "") + others[i];
+    why += ")";
+  }
+  if (!untried.empty()) {
+    why += "; not tried: ";
+    for (size_t i = 0; i < untried.size(); ++i) why += (i ? ", " : "") + untried[i];
+  }
+  return why;
 }
 
 RunRecorder& NetworkRun::Recorder(Sketch& sketch) {
@@ -197,7 +298,7 @@ void NetworkRun::WarmUp(Budget& budget) {
   for (size_t i = 0; i < slots_.size() && !budget.Exhausted(); ++i) {
     NetworkTaskReport& report = report_.tasks[i];
     if (report.default_time_s) continue;
-    report.default_time_s = MeasureDefault(slots_[i].sketches.front(), budget);
+    report.default_time_s = MeasureDefault(slots_[i].sketches[MostPromising(i)], budget);
     if (report.default_time_s) store_.SetDefaultTime(report_.network_run_id, static_cast<int>(i), *report.default_time_s);
   }
   // The tuners start from everything recorded, the warm-up's trials included.
@@ -226,6 +327,7 @@ void NetworkRun::Search(Budget& budget, const NetworkProgress& progress) {
     }
     const size_t t = scheduler->Pick(states, rng_);
     Slot& slot = slots_[t];
+    UpdatePriors(t);
     std::vector<SketchState> sketch_states;
     for (const Sketch& s : slot.sketches) sketch_states.push_back(s.state);
     Sketch& sketch = slot.sketches[selector->Pick(sketch_states, rng_)];
@@ -251,6 +353,13 @@ void NetworkRun::Search(Budget& budget, const NetworkProgress& progress) {
 }
 
 void NetworkRun::End(std::string_view status, std::string_view error) {
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    NetworkTaskReport& report = report_.tasks[i];
+    report.sketch_choice = ExplainChoice(i);
+    if (const auto best = report.Best())
+      store_.SetTaskSketch(report_.network_run_id, static_cast<int>(i), report.sketches[best->first].template_name,
+                           report.sketch_choice);
+  }
   for (auto& slot : slots_)
     for (Sketch& sketch : slot.sketches)
       if (sketch.recorder) sketch.recorder->End(status, error);

@@ -40,6 +40,8 @@ struct SketchReport {
   int64_t measured = 0;   // in this process
   std::optional<TaskBest> best;
   std::string flow;       // --tuner auto: the history flow its tuner took, and why
+  double prior = 1;       // expected ratio to the fastest sketch (sketch_prior.h), at the last pick
+  std::string prior_note; // what the prior rests on
 };
 
 struct NetworkTaskReport {
@@ -49,6 +51,7 @@ struct NetworkTaskReport {
   std::vector<SketchReport> sketches;
   int64_t rounds = 0;
   bool started_warm = false;  // its history held trials before this run
+  std::string sketch_choice;  // which sketch it settled on and why (also in network_tasks)
 
   // The best over its sketches: (sketch index, best).
   std::optional<std::pair<size_t, TaskBest>> Best() const;

@@ -1,6 +1,7 @@
 #include "schedule/sketch_selector.h"
 
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -26,8 +27,9 @@ class Uniform : public SketchSelector {
   }
 };
 
-// Reward r_i = (fastest best among sketches) / (best of sketch i), in [0, 1]; a sketch never
-// tried goes first.
+// Reward r_i = (fastest best among sketches) / (best of sketch i), in [0, 1]. A sketch without
+// a result is tried first when nothing speaks against it (most promising first); otherwise its
+// prior stands for its reward, counted as one round. Sketches that cannot win are left out.
 class Ucb : public SketchSelector {
  public:
   explicit Ucb(double c) : c_(c) {}
@@ -36,12 +38,20 @@ class Ucb : public SketchSelector {
     double fastest = std::numeric_limits<double>::infinity();
     int64_t rounds = 0;
     for (const SketchState& s : sketches) fastest = std::min(fastest, s.best_time_s), rounds += s.rounds;
+    const auto known = [&](size_t i) { return std::isfinite(sketches[i].best_time_s); };
+    std::optional<size_t> fresh;
     for (size_t i : live)
-      if (sketches[i].rounds == 0) return i;
-    return ArgmaxRandomTie(live, [&](size_t i) {
+      if (!known(i) && sketches[i].prior >= kNothingAgainst && (!fresh || sketches[i].prior > sketches[*fresh].prior))
+        fresh = i;
+    if (fresh) return *fresh;
+    std::vector<size_t> contenders;
+    for (size_t i : live)
+      if (!known(i) || fastest / sketches[i].best_time_s >= kCannotWin) contenders.push_back(i);
+    if (contenders.empty()) contenders = live;
+    return ArgmaxRandomTie(contenders, [&](size_t i) {
       const SketchState& s = sketches[i];
-      const double reward = std::isfinite(s.best_time_s) ? fastest / s.best_time_s : 0;
-      return UcbBound(reward, rounds, s.rounds, c_);
+      const double reward = known(i) ? fastest / s.best_time_s : s.prior;
+      return UcbBound(reward, std::max<int64_t>(rounds, 1), std::max<int64_t>(s.rounds, 1), c_);
     }, rng);
   }
 

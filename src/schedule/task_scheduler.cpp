@@ -9,11 +9,10 @@
 namespace tt {
 namespace {
 
-constexpr double kSimilarFlopsRatio = 2;  // tasks of one operator within this FLOPs ratio are similar
-
+// Tasks of one operator are similar whatever their size: a 1x1 projection running at a tenth
+// of the 3x3 layers' throughput has that much to gain, though its time is small.
 bool Similar(const SchedulerTaskState& a, const SchedulerTaskState& b) {
-  if (a.op != b.op || a.flops <= 0 || b.flops <= 0) return false;
-  return std::max(a.flops, b.flops) <= kSimilarFlopsRatio * std::min(a.flops, b.flops);
+  return a.op == b.op && a.flops > 0 && b.flops > 0;
 }
 
 std::vector<size_t> Live(const std::vector<SchedulerTaskState>& tasks) {
@@ -101,6 +100,7 @@ std::vector<double> LatencyGradients(const std::vector<SchedulerTaskState>& task
     for (const SchedulerTaskState& other : tasks)
       if (&other != &t && Similar(t, other) && std::isfinite(other.best_time_s) && other.best_time_s > 0)
         reachable = std::min(reachable, o.beta * t.flops / (other.flops / other.best_time_s));
+    if (t.history_gflops > 0) reachable = std::min(reachable, o.beta * t.flops / (t.history_gflops * 1e9));
     const double next = std::min(g - g / static_cast<double>(n), reachable);
     const double forward = std::min(0.0, next - g);
     gradients[i] = t.weight * (o.alpha * backward + (1 - o.alpha) * forward);

@@ -12,11 +12,16 @@ namespace {
 using testing::CpuDevice;
 using testing::TempDir;
 
-const Network kTiny = ParseNetwork(R"({"name": "tiny", "layers": [
+// Networks are parsed on first use, not during static initialisation: parsing builds the
+// operator registry, which reads the templates' shape tables, static objects of other files.
+const Network& Tiny() {
+  static const Network tiny = ParseNetwork(R"({"name": "tiny", "layers": [
   {"name": "a", "op": "gemm", "shape": "{batch*16},16,16", "repeat": 2},
   {"name": "b", "op": "gemm", "shape": "{batch*8},32,16"},
   {"name": "a2", "op": "gemm", "shape": "{batch*16},16,16"}]})",
-                                   "tiny");
+                                           "tiny");
+  return tiny;
+}
 
 NetworkTuneOptions Options(const std::string& scheduler, int64_t trials) {
   NetworkTuneOptions o;
@@ -39,7 +44,7 @@ TEST(TuneNetwork, SpendsTheBudgetAcrossTasksAndRecordsTheRun) {
     const std::string db = dir.File("h.db");
     auto store = SqliteHistoryStore::Open(db);
     FakeMeasurer fake{testing::IndexGflops};
-    const auto report = TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, kTiny, Options(scheduler, 30), nullptr);
+    const auto report = TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, Tiny(), Options(scheduler, 30), nullptr);
     EXPECT_EQ(report.trials_used, 30) << scheduler;
     ASSERT_EQ(report.tasks.size(), 2u);
     EXPECT_EQ(report.tasks[0].task.weight, 3);  // a, a2 (same workload) and a's repeat
@@ -69,14 +74,14 @@ TEST(TuneNetwork, AnInterruptedRunContinuesWithoutMeasuringTwice) {
     auto store = SqliteHistoryStore::Open(db);
     std::atomic<bool> interrupt{false};
     testing::FailingMeasurer stopping(17, MeasuredBatch::End::kStopped);
-    const auto first = TuneNetwork(*store, stopping, CpuDevice(), testing::kLimits, kTiny, options, &interrupt);
+    const auto first = TuneNetwork(*store, stopping, CpuDevice(), testing::kLimits, Tiny(), options, &interrupt);
     EXPECT_TRUE(first.interrupted);
     EXPECT_EQ(first.trials_used, 17);
   }
   EXPECT_EQ(Count(db, "SELECT count(*) FROM network_runs WHERE status = 'interrupted'"), 1);
   auto store = SqliteHistoryStore::Open(db);
   FakeMeasurer fake{testing::IndexGflops};
-  const auto second = TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, kTiny, options, nullptr);
+  const auto second = TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, Tiny(), options, nullptr);
   EXPECT_TRUE(second.resumed);
   EXPECT_EQ(second.trials_used, 40);
   EXPECT_EQ(fake.measured(), 23u);  // the rest of the budget, defaults not measured again
@@ -85,7 +90,7 @@ TEST(TuneNetwork, AnInterruptedRunContinuesWithoutMeasuringTwice) {
   EXPECT_EQ(Count(db, "SELECT count(*) FROM network_runs"), 1);
   EXPECT_EQ(Count(db, "SELECT status = 'finished' FROM network_runs"), 1);
   // The same command once more: the run is finished, so it starts a new one, warm from history.
-  const auto third = TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, kTiny, options, nullptr);
+  const auto third = TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, Tiny(), options, nullptr);
   EXPECT_FALSE(third.resumed);
   EXPECT_EQ(third.WarmTasks(), 2);
   EXPECT_EQ(Count(db, "SELECT count(DISTINCT workload_id || config_key) FROM trials"), 80);
@@ -95,10 +100,10 @@ TEST(TuneNetwork, AutoTakesEachTasksHistoryFlow) {
   TempDir dir;
   auto store = SqliteHistoryStore::Open(dir.File("h.db"));
   FakeMeasurer fake{testing::IndexGflops};
-  TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, kTiny, Options("round-robin", 16), nullptr);
+  TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, Tiny(), Options("round-robin", 16), nullptr);
   NetworkTuneOptions automatic = Options("ucb", 16);
   automatic.tuner = "auto";
-  const auto report = TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, kTiny, automatic, nullptr);
+  const auto report = TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, Tiny(), automatic, nullptr);
   EXPECT_EQ(report.trials_used, 16);
   EXPECT_EQ(report.WarmTasks(), 2);
   for (const auto& t : report.tasks)
@@ -116,7 +121,7 @@ TEST(TuneNetwork, ABrokenEnvironmentMarksTheRunFailedAndKeepsItsTrials) {
   const std::string db = dir.File("h.db");
   auto store = SqliteHistoryStore::Open(db);
   testing::FailingMeasurer breaking(9, MeasuredBatch::End::kBrokenEnvironment);
-  EXPECT_THROW(TuneNetwork(*store, breaking, CpuDevice(), testing::kLimits, kTiny, Options("gradient", 30), nullptr),
+  EXPECT_THROW(TuneNetwork(*store, breaking, CpuDevice(), testing::kLimits, Tiny(), Options("gradient", 30), nullptr),
                EnvironmentError);
   EXPECT_EQ(Count(db, "SELECT count(*) FROM trials"), 9);
   EXPECT_EQ(Count(db, "SELECT count(*) FROM network_runs WHERE status = 'failed' AND error LIKE '%worker%'"), 1);
@@ -126,16 +131,74 @@ TEST(TuneNetwork, ABrokenEnvironmentMarksTheRunFailedAndKeepsItsTrials) {
   EXPECT_GT(Count(db, "SELECT count(*) FROM runs WHERE tuner != 'default'"), 0);
 }
 
+// Three convolutions on which one sketch is ten times faster than every other: once the first
+// task has shown it, the others are not tried on the next tasks, and each task says why.
+const Network& Convs() {
+  static const Network convs = ParseNetwork(R"({"name": "convs", "layers": [
+  {"name": "c1", "op": "conv2d", "shape": "n={batch},ci=8,h=8,w=8,co=16,kh=3,kw=3,stride=1,pad=1"},
+  {"name": "c2", "op": "conv2d", "shape": "n={batch},ci=16,h=8,w=8,co=16,kh=3,kw=3,stride=1,pad=1"},
+  {"name": "c3", "op": "conv2d", "shape": "n={batch},ci=16,h=4,w=4,co=32,kh=3,kw=3,stride=1,pad=1"}]})",
+                                            "convs");
+  return convs;
+}
+
+double OneSketchWins(const MeasureTask& task, const Config& config) {
+  const double spread = testing::IndexGflops(*task.space, config) / 97;  // below 1
+  return task.kernel->name() == "conv2d_oc_vec" ? 50 + spread : 2 + spread;
+}
+
+TEST(TuneNetwork, ASketchThatNeverWinsStopsGettingTrialsAndEachTaskSaysWhy) {
+  TempDir dir;
+  const std::string db = dir.File("h.db");
+  auto store = SqliteHistoryStore::Open(db);
+  FakeMeasurer fake{OneSketchWins};
+  const auto report = TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, Convs(), Options("ucb", 100), nullptr);
+  ASSERT_EQ(report.tasks.size(), 3u);
+  int64_t losers = 0, winner = 0;
+  for (const auto& t : report.tasks) {
+    for (const auto& s : t.sketches) (s.template_name == "conv2d_oc_vec" ? winner : losers) += s.measured;
+    EXPECT_EQ(t.sketch_choice.rfind("conv2d_oc_vec: fastest of", 0), 0u) << t.sketch_choice;
+  }
+  // One first look at each losing sketch (4 configs each, on one task) and the warm-up's defaults;
+  // a round for every sketch of every task would be 60.
+  EXPECT_LE(losers, 24);
+  EXPECT_GE(winner, 100 - 24);
+  // Sketches left untried because of what the other tasks showed, and the local-memory
+  // sketch because this is a CPU.
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM network_tasks WHERE sketch = 'conv2d_oc_vec' AND sketch_reason LIKE "
+                      "'%not tried: %(prior 0.%of the fastest sketch on % other workload%'"),
+            3);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM network_tasks WHERE sketch_reason LIKE "
+                      "'%not tried: %conv2d_direct_local (prior 0.50: no evidence; it stages tiles in local memory%'"),
+            3);
+}
+
+// A new run on the same database starts from what the history says of each sketch.
+TEST(TuneNetwork, HistoryOfTheDeviceDecidesWhichSketchesATaskTriesFirst) {
+  TempDir dir;
+  const std::string db = dir.File("h.db");
+  auto store = SqliteHistoryStore::Open(db);
+  FakeMeasurer fake{OneSketchWins};
+  TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, Convs(), Options("ucb", 60), nullptr);
+  const Network other = ParseNetwork(R"({"name": "other", "layers": [
+    {"name": "d1", "op": "conv2d", "shape": "n={batch},ci=8,h=16,w=16,co=8,kh=3,kw=3,stride=1,pad=1"}]})",
+                                     "other");
+  FakeMeasurer second{OneSketchWins};
+  const auto report = TuneNetwork(*store, second, CpuDevice(), testing::kLimits, other, Options("ucb", 20), nullptr);
+  for (const auto& s : report.tasks.at(0).sketches)
+    EXPECT_EQ(s.measured > 0, s.template_name == "conv2d_oc_vec") << s.template_name << " " << s.measured;
+}
+
 TEST(TuneNetwork, BadOptionsAreRefusedBeforeAnythingIsWritten) {
   TempDir dir;
   const std::string db = dir.File("h.db");
   auto store = SqliteHistoryStore::Open(db);
   FakeMeasurer fake{testing::IndexGflops};
   NetworkTuneOptions bad = Options("fifo", 10);
-  EXPECT_THROW(TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, kTiny, bad, nullptr), UserError);
+  EXPECT_THROW(TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, Tiny(), bad, nullptr), UserError);
   bad = Options("ucb", 10);
   bad.tuner = "annealing";
-  EXPECT_THROW(TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, kTiny, bad, nullptr), UserError);
+  EXPECT_THROW(TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, Tiny(), bad, nullptr), UserError);
   EXPECT_EQ(Count(db, "SELECT count(*) FROM network_runs"), 0);
   EXPECT_EQ(Count(db, "SELECT count(*) FROM workloads"), 0);
 }

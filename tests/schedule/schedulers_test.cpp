@@ -60,6 +60,32 @@ TEST(TaskScheduler, ASlowTaskWithAMuchFasterSimilarTaskPromisesMore) {
   EXPECT_NEAR(with_neighbour, 0.8 * (2e-3 - 10e-3), 1e-12);  // (1 - alpha) x (beta x 1 ms - g)
 }
 
+// A 1x1 projection (0.0128 GFLOP) stuck at about 11 GFLOPS beside a 3x3 layer (0.231 GFLOP)
+// at 154 GFLOPS: not alike in size, but of one operator, so the projection has much to gain.
+TEST(TaskScheduler, ASmallTaskFarBelowItsOperatorsThroughputPromisesMuch) {
+  const std::vector<double> flat(10, 1.1);
+  const std::vector<SchedulerTaskState> network{Task(1.1, flat, 1, 0.0128), Task(1.5, {2, 1.5}, 4, 0.231)};
+  const double pulled = LatencyGradients(network, {})[0];
+  const double alone = LatencyGradients({network[0]}, {})[0];
+  EXPECT_NEAR(alone, 0.8 * -0.11e-3, 1e-9);                                    // g/t, nothing better known
+  EXPECT_NEAR(pulled, 0.8 * (2 * 0.0128e9 / (0.231e9 / 1.5e-3) - 1.1e-3), 1e-9);  // beta x at 154 GFLOPS
+  // The device's history of the operator pulls the same way.
+  SchedulerTaskState remembered = network[0];
+  remembered.history_gflops = 154;
+  EXPECT_NEAR(LatencyGradients({remembered}, {})[0], pulled, 1e-6);
+  // ucb then gives the projection more rounds than its small time alone would earn it.
+  auto ucb = MakeTaskScheduler("ucb");
+  Rng rng(7);
+  std::vector<SchedulerTaskState> tasks = network;
+  std::map<size_t, int> count;
+  for (int round = 0; round < 40; ++round) {
+    const size_t t = ucb->Pick(tasks, rng);
+    ++count[t];
+    tasks[t].best_after_round.push_back(tasks[t].best_time_s);
+  }
+  EXPECT_GT(count[0], count[1]);
+}
+
 TEST(TaskScheduler, UcbTriesEveryTaskThenFavoursTheLargestGradientWhileStillExploring) {
   auto ucb = MakeTaskScheduler("ucb");
   Rng rng(5);
@@ -111,6 +137,41 @@ TEST(SketchSelector, UcbTriesEachSketchThenFavoursTheFastest) {
   EXPECT_GT(count[1], count[2]);
   EXPECT_GE(count[0], count[2]);
   EXPECT_THROW(MakeSketchSelector("greedy"), UserError);
+}
+
+TEST(SketchSelector, UcbTriesUntriedSketchesByPriorAndLeavesLowPriorsForLater) {
+  auto ucb = MakeSketchSelector("ucb", 0.3);
+  std::vector<SketchState> sketches(4);
+  sketches[0].prior = 0.95, sketches[1].prior = 1, sketches[2].prior = 0.1, sketches[3].prior = 0.5;
+  Rng rng(2);
+  EXPECT_EQ(ucb->Pick(sketches, rng), 1u);  // nothing against it, most promising
+  sketches[1].best_time_s = 1e-3, sketches[1].rounds = 1;
+  EXPECT_EQ(ucb->Pick(sketches, rng), 0u);
+  sketches[0].best_time_s = 1.1e-3, sketches[0].rounds = 1;
+  // Now 2 and 3 have priors against them: they wait while the bound of the tried ones is higher.
+  std::map<size_t, int> count;
+  for (int round = 0; round < 6; ++round) {
+    const size_t s = ucb->Pick(sketches, rng);
+    ++count[s];
+    ++sketches[s].rounds;
+  }
+  EXPECT_EQ(count[2], 0);
+  EXPECT_EQ(count[3], 0);
+}
+
+TEST(SketchSelector, UcbStopsGivingRoundsToASketchThatCannotWin) {
+  auto ucb = MakeSketchSelector("ucb", 0.3);
+  std::vector<SketchState> sketches(2);
+  sketches[0].best_time_s = 1e-3, sketches[0].rounds = 1;
+  sketches[1].best_time_s = 1e-3 / (kCannotWin * 0.9), sketches[1].rounds = 1;  // just past the line
+  Rng rng(3);
+  for (int round = 0; round < 50; ++round) {
+    const size_t s = ucb->Pick(sketches, rng);
+    EXPECT_EQ(s, 0u);
+    ++sketches[s].rounds;
+  }
+  sketches[0].exhausted = true;  // when nothing else is left, it is searched after all
+  EXPECT_EQ(ucb->Pick(sketches, rng), 1u);
 }
 
 TEST(SketchSelector, UniformSpreadsRoundsAndSkipsExhaustedSketches) {

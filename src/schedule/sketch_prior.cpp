@@ -1,0 +1,72 @@
+#include "schedule/sketch_prior.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace tt {
+namespace {
+
+// A kernel size or stride apart changes which sketch wins far more than a channel count.
+constexpr double kShapeDimWeight = 4;
+// Evidence this light (one dissimilar workload) moves the prior only part of the way.
+constexpr double kDevicePreferenceWeight = 0.1;
+constexpr double kLocalMemoryOnCpu = 0.5;
+
+bool ShapeDim(const std::string& name) { return name == "kh" || name == "kw" || name == "stride" || name == "dilation"; }
+
+double DevicePreference(const KernelTemplate& sketch, const DeviceInfo& device) {
+  return sketch.stages_in_local_memory() && device.type == "cpu" ? kLocalMemoryOnCpu : 1;
+}
+
+}  // namespace
+
+double WorkloadSimilarity(const Workload& a, const Workload& b) {
+  if (a.op != b.op) return 0;
+  double distance = 0;
+  for (const auto& [name, value] : a.dims) {
+    const auto other = std::find_if(b.dims.begin(), b.dims.end(), [&](const auto& d) { return d.first == name; });
+    const double x = static_cast<double>(std::max<int64_t>(value, 1));
+    const double y = other == b.dims.end() ? 1 : static_cast<double>(std::max<int64_t>(other->second, 1));
+    distance += (ShapeDim(name) ? kShapeDimWeight : 1) * std::fabs(std::log2(x) - std::log2(y));
+  }
+  return 1 / (1 + distance);
+}
+
+std::vector<SketchPrior> SketchPriors(const Workload& workload, const std::vector<const KernelTemplate*>& sketches,
+                                      const std::vector<SketchEvidence>& evidence, const DeviceInfo& device) {
+  std::vector<SketchPrior> priors;
+  for (const KernelTemplate* sketch : sketches) {
+    // A weighted geometric mean of the ratios, with the device's preference as a light pseudo-observation.
+    const double preference = DevicePreference(*sketch, device);
+    double weight = kDevicePreferenceWeight, log_sum = kDevicePreferenceWeight * std::log(preference);
+    SketchPrior prior;
+    for (const SketchEvidence& e : evidence) {
+      if (e.workload == workload || e.best_time_s.size() < 2) continue;
+      const auto mine = e.best_time_s.find(std::string(sketch->name()));
+      if (mine == e.best_time_s.end() || mine->second <= 0) continue;
+      double fastest = mine->second;
+      for (const auto& [name, t] : e.best_time_s)
+        if (t > 0) fastest = std::min(fastest, t);
+      const double w = WorkloadSimilarity(workload, e.workload);
+      weight += w;
+      log_sum += w * std::log(fastest / mine->second);
+      prior.evidence += w;
+      ++prior.workloads;
+    }
+    prior.ratio = std::exp(log_sum / weight);
+    priors.push_back(prior);
+  }
+  return priors;
+}
+
+std::string DescribePrior(const SketchPrior& prior, const KernelTemplate& sketch, const DeviceInfo& device) {
+  if (prior.workloads > 0)
+    return fmt::format("{:.2f} of the fastest sketch on {} other workload{}", prior.ratio, prior.workloads,
+                       prior.workloads == 1 ? "" : "s");
+  if (DevicePreference(sketch, device) < 1) return "no evidence; it stages tiles in local memory, ordinary memory on a CPU";
+  return "no evidence yet";
+}
+
+}  // namespace tt

@@ -1,0 +1,65 @@
+#include "schedule/sketch_prior.h"
+
+#include <gtest/gtest.h>
+
+namespace tt {
+namespace {
+
+Workload Conv(int64_t ci, int64_t co, int64_t hw, int64_t k, int64_t stride) {
+  return {"conv2d", {{"n", 1}, {"ci", ci}, {"h", hw}, {"w", hw}, {"co", co}, {"kh", k}, {"kw", k},
+                     {"stride", stride}, {"pad", k / 2}, {"dilation", 1}}};
+}
+
+const KernelTemplate& Sketch(const char* name) { return *FindTemplate(name); }
+
+DeviceInfo Device(const char* type) {
+  DeviceInfo d;
+  d.type = type;
+  return d;
+}
+
+TEST(WorkloadSimilarity, KernelSizeAndStrideCountMoreThanChannels) {
+  const Workload a = Conv(64, 64, 56, 3, 1);
+  EXPECT_DOUBLE_EQ(WorkloadSimilarity(a, a), 1);
+  const double more_channels = WorkloadSimilarity(a, Conv(128, 128, 56, 3, 1));
+  const double other_kernel = WorkloadSimilarity(a, Conv(64, 64, 56, 1, 2));
+  EXPECT_LT(more_channels, 1);
+  EXPECT_LT(other_kernel, more_channels);
+  EXPECT_EQ(WorkloadSimilarity(a, {"gemm", {{"m", 1}}}), 0);
+}
+
+TEST(SketchPriors, FollowTheOtherWorkloadsWeightedBySimilarity) {
+  const std::vector<const KernelTemplate*> sketches{&Sketch("conv2d_oc_vec"), &Sketch("conv2d_direct_global"),
+                                                    &Sketch("conv2d_winograd")};
+  const Workload task = Conv(64, 64, 56, 3, 1);
+  const std::vector<SketchEvidence> evidence{
+      {Conv(128, 128, 28, 3, 1), {{"conv2d_oc_vec", 1e-3}, {"conv2d_direct_global", 8e-3}}},
+      {Conv(256, 256, 14, 3, 1), {{"conv2d_oc_vec", 1e-3}, {"conv2d_direct_global", 8e-3}, {"conv2d_winograd", 2e-3}}},
+      {task, {{"conv2d_oc_vec", 9e-3}, {"conv2d_direct_global", 1e-3}}},  // the task itself: left out
+      {Conv(64, 64, 56, 1, 2), {{"conv2d_oc_vec", 1e-3}}},                 // one sketch: says nothing
+  };
+  const auto priors = SketchPriors(task, sketches, evidence, Device("cpu"));
+  ASSERT_EQ(priors.size(), 3u);
+  EXPECT_GT(priors[0].ratio, 0.99);  // fastest wherever measured
+  EXPECT_EQ(priors[0].workloads, 2);
+  EXPECT_LT(priors[1].ratio, 0.25);  // 1/8 on both, pulled a little towards the device's 1
+  EXPECT_GT(priors[1].ratio, 0.125);
+  EXPECT_EQ(priors[1].workloads, 2);
+  EXPECT_LT(priors[2].ratio, 0.75);
+  EXPECT_EQ(priors[2].workloads, 1);
+  EXPECT_NE(DescribePrior(priors[1], *sketches[1], Device("cpu")).find("2 other workloads"), std::string::npos);
+}
+
+TEST(SketchPriors, WithoutEvidenceLocalMemorySketchesComeLastOnACpuOnly) {
+  const std::vector<const KernelTemplate*> sketches{&Sketch("conv2d_direct_local"), &Sketch("conv2d_oc_vec")};
+  const Workload task = Conv(64, 64, 56, 3, 1);
+  const auto cpu = SketchPriors(task, sketches, {}, Device("cpu"));
+  EXPECT_LT(cpu[0].ratio, cpu[1].ratio);
+  EXPECT_DOUBLE_EQ(cpu[1].ratio, 1);
+  EXPECT_NE(DescribePrior(cpu[0], *sketches[0], Device("cpu")).find("local memory"), std::string::npos);
+  const auto gpu = SketchPriors(task, sketches, {}, Device("gpu"));
+  EXPECT_DOUBLE_EQ(gpu[0].ratio, 1);
+}
+
+}  // namespace
+}  // namespace tt
