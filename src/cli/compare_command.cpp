@@ -155,9 +155,7 @@ ReplayTarget BuiltInTarget(const CompareOptions& o, const SqliteHistoryStore& st
   const TemplateRef ref{std::string(t.kernel->name()), std::string(t.kernel->op()), t.kernel->SourceHash(), ""};
   std::tie(t.ids, t.device) = PickRecordedDevice(store.RecordedTasks(t.workload, ref), o.device, t.what);
   // An imported device's limits are unknown: none apply.
-  const DeviceLimits limits = t.device.imported ? DeviceLimits{size_t{1} << 30, size_t{1} << 40}
-                                                : DeviceLimits{t.device.max_work_group_size, t.device.local_mem_bytes};
-  t.space = t.kernel->Space(t.workload, limits);
+  t.space = t.kernel->Space(t.workload, LimitsOf(t.device));
   return t;
 }
 

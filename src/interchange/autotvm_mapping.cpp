@@ -149,7 +149,7 @@ const ConfigSpace& AutoTvmMapper::SpaceOf(const KernelTemplate& kernel, const Wo
   const std::string key = std::string(kernel.name()) + "|" + workload.Key();
   auto it = spaces_.find(key);
   // An imported record is a point of the space whatever the device's limits, so none apply.
-  if (it == spaces_.end()) it = spaces_.emplace(key, kernel.Space(workload, {size_t{1} << 30, size_t{1} << 40})).first;
+  if (it == spaces_.end()) it = spaces_.emplace(key, kernel.Space(workload, kNoDeviceLimits)).first;
   return it->second;
 }
 

@@ -63,6 +63,48 @@ TEST(ImportCommand, ATruncatedLineRefusesTheImportWithItsLineNumber) {
       << skipped.out;
 }
 
+// Imported devices have no limits (NULL in the history); their records must stay points of
+// the space, so that `best` answers from them as AutoTVM answered from TopHub.
+TEST(ImportCommand, BestAnswersFromImportedRecords) {
+  ScratchDir dir;
+  const auto log = dir.path() / "dw.log";
+  {
+    std::string slower = Line(kSample, 24);
+    const std::string unrolled = "[\"unroll_explicit\", \"ot\", 1]", cost = "7.498452183395762e-06";
+    slower.replace(slower.find(unrolled), unrolled.size(), "[\"unroll_explicit\", \"ot\", 0]");
+    slower.replace(slower.find(cost), cost.size(), "1.5e-05");
+    std::string tx2 = Line(kSample, 20);  // made the fastest of all
+    tx2.replace(tx2.find("3.744394313505425e-05"), 21, "2e-06");
+    std::ofstream(log) << tx2 << "\n" << Line(kSample, 24) << "\n" << slower << "\n";
+  }
+  const std::string db = (dir.path() / "h.db").string();
+  const auto r = RunProgram(kProgram + " import " + log.string() + " --db " + db, dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_NE(r.out.find("3 records: 3 imported"), std::string::npos) << r.out;
+
+  const std::string best = kProgram + " best --op depthwise_conv2d --shape n=1,c=512,h=14,w=14,kh=3,kw=3,stride=2,pad=1 --db " + db;
+  const auto titanx = RunProgram(best + " --device titanx", dir.path());
+  ASSERT_EQ(titanx.exit_code, 0) << titanx.err;
+  EXPECT_NE(titanx.out.find("\"fallback\": false"), std::string::npos) << titanx.out;
+  EXPECT_NE(titanx.out.find("\"device\": \"cuda -model=titanx\""), std::string::npos) << titanx.out;
+  EXPECT_NE(titanx.out.find("\"config_key\": \"tile_f=[256,1,2,1];tile_y=[1,1,7,1];tile_x=[1,1,7,1];"
+                            "auto_unroll_max_step=1500;unroll_explicit=1\""),
+            std::string::npos) << titanx.out;
+  const auto any = RunProgram(best, dir.path());
+  ASSERT_EQ(any.exit_code, 0) << any.err;
+  EXPECT_NE(any.out.find("\"device\": \"cuda -model=tx2\""), std::string::npos) << any.out;
+
+  // The case of the report: TopHub's cuda log, a conv2d that best_per_task lists.
+  if (!std::filesystem::exists(kTopHub + "cuda_v0.10.log")) return;
+  ASSERT_EQ(RunProgram(kProgram + " import " + kTopHub + "cuda_v0.10.log --db " + db, dir.path()).exit_code, 0);
+  const auto conv = RunProgram(kProgram + " best --op conv2d --shape n=1,ci=64,h=56,w=56,co=128,kh=3,kw=3,stride=2,pad=1"
+                                          " --device titanx --db " + db, dir.path());
+  ASSERT_EQ(conv.exit_code, 0) << conv.err;
+  EXPECT_NE(conv.out.find("\"config_key\": \"tile_f=[4,2,16,1];tile_y=[14,1,1,2];tile_x=[2,1,14,1];tile_rc=[32,2];"
+                          "tile_ry=[1,3];tile_rx=[1,3];auto_unroll_max_step=1500;unroll_explicit=1\""),
+            std::string::npos) << conv.out;
+}
+
 TEST(ImportCommand, AMissingFileIsBadInput) {
   ScratchDir dir;
   const auto r = RunProgram(kProgram + " import /nonexistent.log --db " + (dir.path() / "h.db").string(), dir.path());
