@@ -93,16 +93,6 @@ TEST(ImportCommand, BestAnswersFromImportedRecords) {
   const auto any = RunProgram(best, dir.path());
   ASSERT_EQ(any.exit_code, 0) << any.err;
   EXPECT_NE(any.out.find("\"device\": \"cuda -model=tx2\""), std::string::npos) << any.out;
-
-  // The case of the report: TopHub's cuda log, a conv2d that best_per_task lists.
-  if (!std::filesystem::exists(kTopHub + "cuda_v0.10.log")) return;
-  ASSERT_EQ(RunProgram(kProgram + " import " + kTopHub + "cuda_v0.10.log --db " + db, dir.path()).exit_code, 0);
-  const auto conv = RunProgram(kProgram + " best --op conv2d --shape n=1,ci=64,h=56,w=56,co=128,kh=3,kw=3,stride=2,pad=1"
-                                          " --device titanx --db " + db, dir.path());
-  ASSERT_EQ(conv.exit_code, 0) << conv.err;
-  EXPECT_NE(conv.out.find("\"config_key\": \"tile_f=[4,2,16,1];tile_y=[14,1,1,2];tile_x=[2,1,14,1];tile_rc=[32,2];"
-                          "tile_ry=[1,3];tile_rx=[1,3];auto_unroll_max_step=1500;unroll_explicit=1\""),
-            std::string::npos) << conv.out;
 }
 
 TEST(ImportCommand, AMissingFileIsBadInput) {
