@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <zlib.h>
+
+#include <climits>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -125,8 +128,10 @@ ReadFile ReadKernelTunerCache(const std::string& path, const std::string& text, 
   }
   if (cache.open)
     file.notes.push_back("an open cache (an interrupted run's, without its closing brackets), read as Kernel Tuner reads it");
-  file.notes.push_back("kernel " + cache.kernel_name + ": an imported space of " + std::to_string(cache.trials.size()) +
-                       " configurations on " + cache.device.name + ", replayed with compare --space " + cache.kernel_name);
+  file.notes.push_back(fmt::format("kernel {}: imported space {}@{} of {} configurations on {} (compare --space {} "
+                                   "replays it)",
+                                   cache.kernel_name, cache.kernel_name, TextHash(cache.space_json).substr(0, 8),
+                                   cache.trials.size(), cache.device.name, cache.kernel_name));
   for (const auto& error : cache.errors) file.errors.push_back(path + ": " + error);
   TaskCounts& counts = file.by_name[cache.kernel_name];
   counts.bad = static_cast<int64_t>(cache.errors.size());
@@ -150,15 +155,49 @@ ReadFile ReadKernelTunerCache(const std::string& path, const std::string& text, 
   return file;
 }
 
+// Published Kernel Tuner caches come gzip-compressed (MI250X.json.gz): read as they are.
+std::string Gunzipped(const std::string& path, const std::string& bytes) {
+  constexpr size_t kMaxBytes = size_t{1} << 30;  // far above any file of records; a bomb stops here
+  if (bytes.size() > UINT_MAX) throw UserError(path + ": a gzip file too large to be a log or cache file");
+  z_stream z{};
+  if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) throw EnvironmentError("zlib cannot start");
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+  z.avail_in = static_cast<uInt>(bytes.size());
+  std::string text;
+  std::vector<char> buffer(1 << 16);
+  for (int rc = Z_OK; rc != Z_STREAM_END;) {
+    z.next_out = reinterpret_cast<Bytef*>(buffer.data());
+    z.avail_out = static_cast<uInt>(buffer.size());
+    rc = inflate(&z, Z_NO_FLUSH);
+    text.append(buffer.data(), buffer.size() - z.avail_out);
+    if ((rc != Z_OK && rc != Z_STREAM_END) || text.size() > kMaxBytes) {
+      inflateEnd(&z);
+      throw UserError(path + (text.size() > kMaxBytes ? ": decompresses to more than 1 GiB" : ": not a whole gzip file (truncated?)"));
+    }
+  }
+  inflateEnd(&z);
+  return text;
+}
+
 ReadFile Read(const std::string& path, const std::string& device_name) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw UserError(path + " is a directory, not a log or cache file");
   std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
   if (!in || in.bad()) throw UserError("cannot read " + path);
-  return LooksLikeKernelTunerCache(text.str()) ? ReadKernelTunerCache(path, text.str(), device_name)
-                                                : ReadAutoTvmLog(path, text.str());
+  std::string text = bytes.str();
+  if (text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f && static_cast<unsigned char>(text[1]) == 0x8b) {
+    try {
+      text = Gunzipped(path, text);
+    } catch (const UserError& e) {
+      ReadFile file;
+      file.path = path;
+      file.unusable = e.what();
+      return file;
+    }
+  }
+  return LooksLikeKernelTunerCache(text) ? ReadKernelTunerCache(path, text, device_name) : ReadAutoTvmLog(path, text);
 }
 
 std::string BadRecords(const ReadFile& file, size_t n) {

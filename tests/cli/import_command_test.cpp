@@ -220,6 +220,22 @@ TEST(ImportCommand, AKernelTunerCacheWithoutDeviceNameIsNamedAfterTheFileOrTheOp
   EXPECT_EQ(testing::Sql(db, "SELECT count(*) FROM trials_view WHERE device = 'AMD MI250X'"), "27\n");
 }
 
+// Published caches are gzip-compressed: read as they are; a cut one is named unusable.
+TEST(ImportCommand, AGzipCompressedCacheImports) {
+  ScratchDir dir;
+  const auto gz = dir.path() / "A6000.json.gz";
+  ASSERT_EQ(RunProgram("sh -c 'gzip -c " + kConvolution + " > " + gz.string() + "'", dir.path()).exit_code, 0);
+  const std::string db = (dir.path() / "h.db").string();
+  const auto r = RunProgram(kProgram + " import " + gz.string() + " --db " + db, dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("27 records: 27 imported"), std::string::npos) << r.out;
+  const auto cut = dir.path() / "cut.json.gz";
+  std::ofstream(cut) << testing::ReadFile(gz).substr(0, 2000);
+  const auto refused = RunProgram(kProgram + " import " + cut.string() + " --db " + db, dir.path());
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find(cut.string() + ": not a whole gzip file (truncated?)"), std::string::npos) << refused.err;
+}
+
 TEST(ImportCommand, KernelTunersCompilationFailuresAreCompileErrors) {
   ScratchDir dir;
   const std::string db = (dir.path() / "h.db").string();
