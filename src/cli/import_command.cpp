@@ -125,6 +125,9 @@ ReadFile ReadKernelTunerCache(const std::string& path, const std::string& text, 
                              ? "device_name is empty: the device is named '" + cache.device.name +
                                    "' after the file (--device-name NAME names it)"
                              : "device_name is empty: the device is named '" + cache.device.name + "' by --device-name");
+  } else if (!device_name.empty()) {
+    file.notes.push_back("the cache names its device '" + cache.device.name +
+                         "': --device-name names only the devices of caches without one");
   }
   if (cache.open)
     file.notes.push_back("an open cache (an interrupted run's, without its closing brackets), read as Kernel Tuner reads it");

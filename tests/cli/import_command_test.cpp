@@ -218,6 +218,11 @@ TEST(ImportCommand, AKernelTunerCacheWithoutDeviceNameIsNamedAfterTheFileOrTheOp
   ASSERT_EQ(named.exit_code, 0) << named.err;
   EXPECT_NE(named.out.find("the device is named 'AMD MI250X' by --device-name"), std::string::npos) << named.out;
   EXPECT_EQ(testing::Sql(db, "SELECT count(*) FROM trials_view WHERE device = 'AMD MI250X'"), "27\n");
+  // A cache that names its device keeps it, and says so.
+  const auto kept = RunProgram(kProgram + " import " + kConvolution + " --device-name 'AMD MI250X' --db " + db, dir.path());
+  ASSERT_EQ(kept.exit_code, 0) << kept.err;
+  EXPECT_NE(kept.out.find("the cache names its device 'NVIDIA RTX A6000': --device-name names only"), std::string::npos)
+      << kept.out;
 }
 
 // Published caches are gzip-compressed: read as they are; a cut one is named unusable.
