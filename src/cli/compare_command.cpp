@@ -1,11 +1,13 @@
 #include "cli/compare_command.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <tuple>
 #include <unordered_map>
@@ -155,22 +157,71 @@ ReplayTarget BuiltInTarget(const CompareOptions& o, const SqliteHistoryStore& st
   const TemplateRef ref{std::string(t.kernel->name()), std::string(t.kernel->op()), t.kernel->SourceHash(), ""};
   std::tie(t.ids, t.device) = PickRecordedDevice(store.RecordedTasks(t.workload, ref), o.device, t.what);
   // An imported device's limits are unknown: none apply.
-  const DeviceLimits limits = t.device.imported ? DeviceLimits{size_t{1} << 30, size_t{1} << 40}
-                                                : DeviceLimits{t.device.max_work_group_size, t.device.local_mem_bytes};
-  t.space = t.kernel->Space(t.workload, limits);
+  t.space = t.kernel->Space(t.workload, LimitsOf(t.device));
   return t;
 }
 
-// An imported Kernel Tuner space: its recorded configurations are its valid ones.
+// The parameters of a user-defined space, for telling spaces of one kernel name apart.
+std::string ParameterNames(const std::string& space_json) {
+  std::string names;
+  for (const auto& knob : nlohmann::json::parse(space_json).at("knobs"))
+    names += (names.empty() ? "" : ", ") + knob.at("name").get<std::string>();
+  return names;
+}
+
+// One imported space of `name` and its recorded devices, as a choice for --space NAME@ID.
+struct SpaceChoice {
+  const UserSpaceRecord* space;
+  std::vector<std::pair<TaskIds, DeviceInfo>> tasks;  // of every problem size
+
+  std::string Id() const { return space->kernel_template.source_hash.substr(0, 8); }
+  bool OnDevice(const std::string& fragment) const {
+    return std::any_of(tasks.begin(), tasks.end(), [&](const auto& t) { return t.second.name.find(fragment) != std::string::npos; });
+  }
+  std::string Describe() const {
+    std::vector<std::string> devices;
+    for (const auto& t : tasks)
+      if (std::find(devices.begin(), devices.end(), t.second.name) == devices.end()) devices.push_back(t.second.name);
+    return fmt::format("{}@{} (parameters {}; on {})", space->kernel_template.name, Id(), ParameterNames(space->space_json),
+                       fmt::join(devices, ", "));
+  }
+};
+
+// An imported Kernel Tuner space: its recorded configurations are its valid ones. Spaces of
+// one kernel name with other parameters are other spaces: NAME@ID picks one (ID: the start of
+// its source hash, as the choices list it), and so does --device when only one has trials there.
 ReplayTarget UserTarget(const CompareOptions& o, const SqliteHistoryStore& store) {
-  const auto spaces = store.UserSpaces(o.space);
-  if (spaces.empty()) throw UserError("no user-defined kernel '" + o.space + "' in " + o.db + "; import its Kernel Tuner cache file");
-  const UserSpaceRecord& user = spaces.back();
-  if (user.workloads.size() != 1)
-    throw UserError("kernel '" + o.space + "' has trials of " + std::to_string(user.workloads.size()) + " problem sizes");
+  const size_t at = o.space.find('@');
+  const std::string name = o.space.substr(0, at), id = at == std::string::npos ? "" : o.space.substr(at + 1);
+  const auto spaces = store.UserSpaces(name);
+  if (spaces.empty()) throw UserError("no user-defined kernel '" + name + "' in " + o.db + "; import its Kernel Tuner cache file");
+  std::vector<SpaceChoice> choices, fitting;
+  for (const auto& space : spaces) {
+    SpaceChoice choice{&space, {}};
+    for (const auto& w : space.workloads)
+      for (auto& task : store.RecordedTasks(w, space.kernel_template)) choice.tasks.push_back(std::move(task));
+    choices.push_back(choice);
+    if ((id.empty() || choice.Id().rfind(id, 0) == 0) && (o.device.empty() || choice.OnDevice(o.device)))
+      fitting.push_back(choice);
+  }
+  if (fitting.size() != 1) {
+    std::vector<std::string> listed;
+    for (const auto& c : choices) listed.push_back(c.Describe());
+    const std::string where = o.device.empty() ? "" : " on a device matching '" + o.device + "'";
+    throw UserError(fitting.empty() ? fmt::format("no imported space '{}'{}: its spaces are {}", o.space, where, fmt::join(listed, "; "))
+                                    : fmt::format("{} imported spaces are named '{}'{}: {}; pick one with --space NAME@ID",
+                                                  fitting.size(), o.space, where, fmt::join(listed, "; ")));
+  }
+  const UserSpaceRecord& user = *fitting.front().space;
+  if (user.workloads.size() != 1) {
+    std::vector<std::string> sizes;
+    for (const auto& w : user.workloads) sizes.push_back(w.Key());
+    throw UserError("kernel '" + o.space + "' has trials of " + std::to_string(user.workloads.size()) + " problem sizes (" +
+                    fmt::format("{}", fmt::join(sizes, ", ")) + ")");
+  }
   ReplayTarget t;
   t.workload = user.workloads.front();
-  t.what = "kernel " + o.space + " (" + t.workload.Key() + ")";
+  t.what = "kernel " + user.kernel_template.name + "@" + fitting.front().Id() + " (" + t.workload.Key() + ")";
   std::tie(t.ids, t.device) = PickRecordedDevice(store.RecordedTasks(t.workload, user.kernel_template), o.device, t.what);
   std::vector<std::string> keys;
   for (const auto& trial : store.Trials(t.ids)) keys.push_back(trial.config_key);

@@ -1,10 +1,12 @@
 #include "cli/export_command.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <set>
 #include <sstream>
 
 #include "cli/csv_field.h"
@@ -12,6 +14,7 @@
 #include "core/errors.h"
 #include "history/sqlite_history_store.h"
 #include "interchange/autotvm_mapping.h"
+#include "interchange/kernel_tuner_cache.h"
 
 namespace tt {
 namespace {
@@ -74,20 +77,33 @@ nlohmann::ordered_json T4Result(const TrialWithTask& t) {
           {"objectives", {"time"}}};
 }
 
-// Trials of sketches this build no longer has cannot be written as AutoTVM records.
-int64_t WriteAutoTvm(const std::vector<TrialWithTask>& trials, std::ostream& out) {
+// Trials an AutoTVM log cannot carry: of sketches this build no longer has, and of imported
+// Kernel Tuner kernels (user-defined spaces, whatever their name: a kernel named gemm_tiled is
+// not our gemm_tiled).
+struct LeftOut {
   int64_t unknown = 0;
+  int64_t user_defined = 0;
+  std::set<std::string> user_kernels;
+};
+
+LeftOut WriteAutoTvm(const std::vector<TrialWithTask>& trials, std::ostream& out) {
+  LeftOut left;
   for (const auto& t : trials) {
     const KernelTemplate* kernel = FindTemplate(t.kernel_template.name);
-    if (!kernel) {
-      ++unknown;
+    if (t.kernel_template.op == kUserSpaceOp || t.workload.op == kUserSpaceOp) {
+      ++left.user_defined;
+      left.user_kernels.insert(t.kernel_template.name);
+      continue;
+    }
+    if (!kernel || kernel->op() != t.kernel_template.op || kernel->op() != t.workload.op) {
+      ++left.unknown;
       continue;
     }
     out << FormatAutoTvmRecord(ToAutoTvmRecord(t.workload, *kernel, t.trial.config_json, t.trial.result,
                                                AutoTvmTargetOf(t.device), t.trial.finished_at))
         << "\n";
   }
-  return unknown;
+  return left;
 }
 
 }  // namespace
@@ -99,8 +115,15 @@ int RunExport(const ExportOptions& o, std::ostream& out, std::ostream& err) {
   const auto trials = SqliteHistoryStore::Open(o.db)->TrialsWithTasks({o.op, o.workload, o.run, o.device});
   std::ostringstream text;
   if (o.format == "autotvm") {
-    if (const int64_t unknown = WriteAutoTvm(trials, text))
-      err << fmt::format("tensortune: {} trials of sketches this build does not have were left out\n", unknown);
+    const LeftOut left = WriteAutoTvm(trials, text);
+    const std::string user = left.user_defined == 0 ? ""
+        : fmt::format("{} trials of imported Kernel Tuner kernels ({}) have no AutoTVM form (export them with --format "
+                      "t4, json or csv)", left.user_defined, fmt::join(left.user_kernels, ", "));
+    if (left.user_defined + left.unknown == static_cast<int64_t>(trials.size()) && left.user_defined > 0)
+      throw UserError("nothing to export as an AutoTVM log: " + user);
+    if (left.user_defined > 0) err << "tensortune: left out " << user << "\n";
+    if (left.unknown > 0)
+      err << fmt::format("tensortune: {} trials of sketches this build does not have were left out\n", left.unknown);
   } else if (o.format == "csv") {
     text << kCsvHeader << "\n";
     for (const auto& t : trials) text << CsvRow(t);

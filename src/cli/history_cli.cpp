@@ -5,10 +5,17 @@
 namespace tt {
 
 HistoryCommands::HistoryCommands(CLI::App& app) {
-  import_ = app.add_subcommand("import", "Import AutoTVM / TopHub tuning logs into the history database");
-  import_->add_option("files", import_options_.files, "AutoTVM JSON log files (one record per line)")->required();
+  import_ = app.add_subcommand("import", "Import AutoTVM / TopHub logs and Kernel Tuner cache files into the history database");
+  import_->add_option("files", import_options_.files,
+                      "AutoTVM logs (one JSON record per line, record format 0.2 or 0.1: TopHub's packages of every "
+                      "version) and Kernel Tuner cache files (JSON with tune_params and cache, closed or open as an "
+                      "interrupted run leaves it), told apart by their content")
+      ->required();
   import_->add_option("--db", import_options_.db, "History database (created if missing)")->required();
-  import_->add_flag("--skip-bad", import_options_.skip_bad, "Import the good records of files with bad lines");
+  import_->add_flag("--skip-bad", import_options_.skip_bad,
+                    "Import the good records of files with bad lines or cache entries (unusable files are left out)");
+  import_->add_option("--device-name", import_options_.device_name,
+                      "Device of Kernel Tuner cache files whose device_name is empty (default: the file's name)");
 
   export_ = app.add_subcommand("export", "Write trials of the history as an AutoTVM log, CSV or JSON");
   ExportOptions& e = export_options_;

@@ -1,6 +1,7 @@
 #pragma once
-// `tensortune import`: trials recorded by other tools (AutoTVM and TopHub logs) into the
-// history database, each target as an imported device.
+// `tensortune import`: trials recorded by other tools into the history database: AutoTVM
+// logs (record formats 0.2 and 0.1, TopHub's packages) and Kernel Tuner cache files (closed
+// or open), each target or GPU as an imported device.
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -11,10 +12,12 @@ struct ImportOptions {
   std::vector<std::string> files;
   std::string db;
   bool skip_bad = false;  // import the good records of a file with bad lines
+  std::string device_name;  // the device of Kernel Tuner caches whose device_name is empty
 };
 
-// Every file is read and checked before anything is written: a bad line (reported as
-// file:line) refuses the whole import (UserError, exit 2) unless skip_bad. Each file is then
+// Every file is read and checked before anything is written: a bad record (reported as
+// file:line, or file: cache entry 'key') or an unusable file refuses the whole import
+// (UserError, exit 2) unless skip_bad. Each file is then
 // imported in one transaction; records already in the database are not added again.
 int RunImport(const ImportOptions& options, std::ostream& out, std::ostream& err);
 

@@ -134,10 +134,11 @@ std::vector<std::pair<int64_t, DeviceInfo>> HistoryQueries::Devices() const {
   return Translated(store_.path(), [&] {
     SQLite::Statement q(store_.connection(),
                         "SELECT id, platform, name, driver_version, type, compute_units, max_work_group_size, "
-                        "local_mem_bytes, global_mem_bytes FROM devices ORDER BY id");
+                        "local_mem_bytes, global_mem_bytes, imported FROM devices ORDER BY id");
     std::vector<std::pair<int64_t, DeviceInfo>> devices;
     while (q.executeStep()) {
       DeviceInfo d = ReadDevice(q, 1);
+      d.imported = q.getColumn(9).getInt() != 0;
       devices.emplace_back(q.getColumn(0).getInt64(), std::move(d));
     }
     return devices;

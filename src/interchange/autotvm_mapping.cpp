@@ -107,30 +107,71 @@ Json ConvArgs(const Workload& w) {
                       Json::array({s, s}), Json::array({p, p, p, p}), Json::array({d, d}), "float32"});
 }
 
-// TopHub holds records whose split factors do not multiply to the workload's extent.
-bool SplitsMatchExtents(const ConfigSpace& space, const Json& entity) {
-  for (const Json& knob : entity) {
-    if (!knob.is_array() || knob.size() != 3 || !knob[0].is_string() || !knob[2].is_array()) continue;
-    const std::string name = knob[0].get<std::string>();
-    if (!space.HasKnob(name)) continue;
-    const KnobValue& any = space.knob(space.KnobIndex(name)).value(0);
-    if (knob[2].size() != any.size()) continue;
-    int64_t theirs = 1, ours = std::accumulate(any.begin(), any.end(), int64_t{1}, std::multiplies<>());
-    bool inferred = false;
-    for (const Json& f : knob[2]) {
-      if (!f.is_number_integer()) return true;  // malformed: reported as such by FromJson
-      const int64_t v = f.get<int64_t>();
-      if (v == -1) inferred = true;
-      else if (v < 1 || v > ours || theirs > ours) return true;
-      else theirs *= v;
-    }
-    if (inferred ? ours % theirs != 0 : theirs != ours) return false;
-  }
-  return true;
-}
-
 RecordMapping Skip(std::string reason) { return {RecordMapping::Outcome::kSkipped, std::move(reason), {}}; }
 RecordMapping Bad(std::string reason) { return {RecordMapping::Outcome::kBad, std::move(reason), {}}; }
+
+std::string ValueText(const KnobValue& v, bool split) {
+  std::string text;
+  for (const int64_t x : v) text += (text.empty() ? "" : ",") + std::to_string(x);
+  return split ? "[" + text + "]" : text;
+}
+
+// Why `entity` is no point of `space`. Bad when it contradicts the sketch's knobs (a knob
+// unknown, missing or twice, a value of the wrong form); skipped when it is well-formed but
+// outside our space: split factors that do not multiply to the extent (TopHub holds a few,
+// which AutoTVM itself cannot apply), or a value our sketch does not offer (rocm_v0.05's
+// auto_unroll_max_step 128).
+RecordMapping WhyNotAPoint(const ConfigSpace& space, const Json& entity, const std::string& sketch) {
+  if (!entity.is_array()) return Bad("the config's entity is not a list");
+  std::vector<bool> seen(space.num_knobs());
+  std::optional<RecordMapping> outside;
+  for (const Json& item : entity) {
+    if (!item.is_array() || item.size() != 3 || !item[0].is_string())
+      return Bad("config entry " + item.dump() + " is not [knob, kind, value]");
+    const std::string name = item[0].get<std::string>();
+    if (!space.HasKnob(name)) return Bad("unknown knob '" + name + "' for sketch " + sketch);
+    const size_t k = space.KnobIndex(name);
+    if (seen[k]) return Bad("knob '" + name + "' is given twice");
+    seen[k] = true;
+    const Knob& knob = space.knob(k);
+    const bool split = knob.kind() == KnobKind::kSplit;
+    KnobValue value;
+    for (const Json& x : item[2].is_array() ? item[2] : Json::array({item[2]})) {
+      if (!x.is_number_integer()) return Bad("knob '" + name + "' has a value that is not an integer: " + item[2].dump());
+      value.push_back(x.get<int64_t>());
+    }
+    if (value.size() != knob.value(0).size())
+      return Bad("knob '" + name + "' has " + std::to_string(value.size()) + " values, sketch " + sketch + "'s has " +
+                 std::to_string(knob.value(0).size()));
+    if (outside) continue;
+    if (split) {
+      const int64_t extent = std::accumulate(knob.value(0).begin(), knob.value(0).end(), int64_t{1}, std::multiplies<>());
+      int64_t rest = 1;
+      for (size_t i = 1; i < value.size(); ++i) {
+        if (value[i] < 1 || value[i] > extent) return Bad("knob '" + name + "' has factors that are no split: " + ValueText(value, true));
+        rest *= value[i];
+        if (rest > extent) break;
+      }
+      if (value[0] == -1 && rest > 0 && extent % rest == 0) value[0] = extent / rest;  // AutoTVM's inferred factor
+      if (value[0] < 1) return Bad("knob '" + name + "' has factors that are no split: " + ValueText(value, true));
+      if (knob.Find(value)) continue;
+      if (rest > extent || value[0] * rest != extent) {
+        outside = Skip("split factors do not multiply to the workload's extents");
+        continue;
+      }
+    }
+    if (knob.Find(value)) continue;
+    std::string offered;
+    if (!split && knob.size() <= 16)
+      for (size_t i = 0; i < knob.size(); ++i) offered += (i ? ", " : " (") + ValueText(knob.value(i), false);
+    outside = Skip(name + " = " + ValueText(value, split) + " is not a value of " + sketch +
+                   (offered.empty() ? "" : offered + ")"));
+  }
+  for (size_t k = 0; k < seen.size(); ++k)
+    if (!seen[k]) return Bad("no value for knob '" + space.knob(k).name() + "' of sketch " + sketch);
+  if (outside) return *outside;
+  return Bad("the config is not a point of " + sketch + "'s space");
+}
 
 MeasureResult ResultOf(const AutoTvmRecord& r, double flops) {
   if (r.error_no != 0) {  // costs are a placeholder then; all_cost is what the failure cost
@@ -149,7 +190,7 @@ const ConfigSpace& AutoTvmMapper::SpaceOf(const KernelTemplate& kernel, const Wo
   const std::string key = std::string(kernel.name()) + "|" + workload.Key();
   auto it = spaces_.find(key);
   // An imported record is a point of the space whatever the device's limits, so none apply.
-  if (it == spaces_.end()) it = spaces_.emplace(key, kernel.Space(workload, {size_t{1} << 30, size_t{1} << 40})).first;
+  if (it == spaces_.end()) it = spaces_.emplace(key, kernel.Space(workload, kNoDeviceLimits)).first;
   return it->second;
 }
 
@@ -180,11 +221,7 @@ RecordMapping AutoTvmMapper::Map(const AutoTvmRecord& record) {
   }
   const ConfigSpace& space = SpaceOf(*kernel, *workload);
   const auto config = space.FromJson(record.entity_json);
-  if (!config) {
-    if (!SplitsMatchExtents(space, Json::parse(record.entity_json)))
-      return Skip("split factors do not multiply to the workload's extents");
-    return Bad("the config is not a point of " + std::string(kernel->name()) + "'s space for " + workload->Key());
-  }
+  if (!config) return WhyNotAPoint(space, Json::parse(record.entity_json), std::string(kernel->name()));
   if (record.error_no == 0 && record.costs.empty()) return Bad("a successful measurement without costs");
   RecordMapping m{RecordMapping::Outcome::kMapped, {}, {}};
   m.trial.workload = *workload;

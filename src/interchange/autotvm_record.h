@@ -2,6 +2,11 @@
 // One line of an AutoTVM tuning log (record format 0.2, also TopHub's packages):
 // {"input": [target, task name, args, kwargs], "config": {"index", "code_hash", "entity"},
 //  "result": [costs, error_no, all_cost, timestamp], "version": 0.2, "tvm_version": ...}
+// Record format 0.1 (TVM before 0.7; TopHub's cuda v0.01-v0.07, rocm, opencl, mali, arm_cpu
+// up to v0.05) is read too: {"i": [target, task name, args, kwargs, workload, {"i", "c", "e",
+// "t"}], "r": [...], "v": 0.1}. Its TOPI tasks whose knobs are those of today's CUDA templates
+// get today's task names and arguments (topi_nn_conv2d "direct" is conv2d_nchw.cuda), as
+// TopHub's own conversion of cuda v0.07 to v0.08 did; others keep their name and template key.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -21,6 +26,7 @@ struct AutoTvmRecord {
   double all_cost = 0;        // seconds spent on the whole measurement, build included
   double timestamp = 0;       // Unix time of the measurement
   std::string tvm_version;
+  bool format_01 = false;  // read from record format 0.1
 };
 
 // The record on `line`, or why it is not one (one short sentence). Never throws.

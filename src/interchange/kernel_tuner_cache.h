@@ -32,9 +32,15 @@ struct KernelTunerCache {
   std::string kernel_name;
   std::string space_json;  // the user-defined space: knobs and their values
   Workload workload;       // op "kernel_tuner", dims p0, p1, ... from problem_size
-  DeviceInfo device;       // imported
+  DeviceInfo device;       // imported; its name is empty when the file's device_name is
+  // Kernel Tuner's open format: the cache of an interrupted run, without its closing brackets
+  // (Kernel Tuner reads it, and goes on appending to it).
+  bool open = false;
   std::vector<KernelTunerTrial> trials;
-  std::vector<std::string> errors;  // entries that could not be read: "cache entry 'k': why"
+  // Entries that could not be read, in file order: "cache entry 'k': why". A bad time, a key
+  // that does not name its entry's parameters, a configuration or key given twice (the
+  // earlier of two equal keys is the bad one: JSON readers, Kernel Tuner's too, keep the last).
+  std::vector<std::string> errors;
 };
 
 // True when `text` looks like a Kernel Tuner cache file rather than an AutoTVM log.
@@ -47,6 +53,10 @@ KernelTunerCache ParseKernelTunerCache(std::string_view text);
 // so the configurations it recorded stand for the valid ones: any other is invalid.
 // Throws UserError when the definition is malformed.
 ConfigSpace UserSpaceFromJson(std::string_view space_json, const std::vector<std::string>& valid_keys);
+
+// The operator of a user-defined kernel's workloads and template: its kernel name may be any,
+// one of our sketches' too, so this is what tells it apart from them.
+inline constexpr const char* kUserSpaceOp = "kernel_tuner";
 
 // Runs of a user-defined kernel have no FLOP count: this is the one recorded, so that their
 // "GFLOPS" read as executions per second.

@@ -37,6 +37,14 @@ std::vector<int64_t> FloatVectorWidths(const DeviceLimits& limits, int64_t from)
   return widths;
 }
 
+DeviceLimits LimitsOf(const DeviceInfo& device) {
+  DeviceLimits limits = kNoDeviceLimits;
+  if (device.max_work_group_size > 0) limits.max_work_group_size = device.max_work_group_size;
+  if (device.local_mem_bytes > 0) limits.local_mem_bytes = device.local_mem_bytes;
+  limits.native_float_width = device.native_float_width;
+  return limits;
+}
+
 std::string KernelTemplate::SourceHash() const { return TextHash(source()); }
 
 std::string TextHash(std::string_view text) {

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/device_info.h"
 #include "core/workload.h"
 #include "space/config_space.h"
 
@@ -19,6 +20,15 @@ struct DeviceLimits {
   size_t local_mem_bytes = 0;
   unsigned native_float_width = 0;  // floats per SIMD register; 0: unknown
 };
+
+// Limits so large that no config of any template reaches them: a device whose limits are not
+// known constrains nothing.
+inline constexpr DeviceLimits kNoDeviceLimits{size_t{1} << 30, size_t{1} << 40, 0};
+
+// The limits of a recorded device. A limit that is not known (0: an imported device, an
+// AutoTVM target or a Kernel Tuner GPU, whose limits the history stores as NULL) means "no
+// constraint known", never "nothing fits": its records stay points of the space.
+DeviceLimits LimitsOf(const DeviceInfo& device);
 
 // The float vector widths worth a knob on this device: powers of two from `from` up to the
 // native width (at least `from`, at most 16); up to 16 when the width is unknown, so that a

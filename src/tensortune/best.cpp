@@ -77,21 +77,27 @@ std::optional<BestConfig> FindBestConfig(const BestQuery& query) {
     throw UserError("no device matching '" + query.device + "' in " + query.db);
 
   const int64_t workload_id = queries.WorkloadId(query.workload.Key());
-  std::optional<BestConfig> exact;
-  std::optional<std::pair<BestConfig, double>> fallback;
-  for (const KernelTemplate* kernel : Templates(query)) {
-    for (const auto* device : chosen) {
-      const Target t{kernel, device->first, &device->second};
-      const ConfigSpace space =
-          kernel->Space(query.workload, {device->second.max_work_group_size, device->second.local_mem_bytes});
-      if (workload_id != 0)
-        if (auto e = Exact(queries, t, space, workload_id, query); e && (!exact || e->gflops > exact->gflops)) exact = e;
-      if (exact) continue;  // a measured best beats any fallback
-      if (auto f = Fallback(queries, t, space, query); f && (!fallback || f->second > fallback->second)) fallback = f;
+  // The devices of this machine's history first; imported ones (AutoTVM targets, Kernel Tuner
+  // GPUs) answer when those have nothing, as TopHub's records did for AutoTVM, or when
+  // --device picks them.
+  for (const bool imported : {false, true}) {
+    std::optional<BestConfig> exact;
+    std::optional<std::pair<BestConfig, double>> fallback;
+    for (const KernelTemplate* kernel : Templates(query)) {
+      for (const auto* device : chosen) {
+        if (device->second.imported != imported) continue;
+        const Target t{kernel, device->first, &device->second};
+        // An imported device's limits are unknown: they constrain nothing.
+        const ConfigSpace space = kernel->Space(query.workload, LimitsOf(device->second));
+        if (workload_id != 0)
+          if (auto e = Exact(queries, t, space, workload_id, query); e && (!exact || e->gflops > exact->gflops)) exact = e;
+        if (exact) continue;  // a measured best beats any fallback
+        if (auto f = Fallback(queries, t, space, query); f && (!fallback || f->second > fallback->second)) fallback = f;
+      }
     }
+    if (exact) return exact;
+    if (fallback) return fallback->first;
   }
-  if (exact) return exact;
-  if (fallback) return fallback->first;
   return std::nullopt;
 }
 

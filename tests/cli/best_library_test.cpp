@@ -25,19 +25,30 @@ DeviceInfo Device(const std::string& name) {
   return d;
 }
 
-// Records `keys` for gemm `shape` with GFLOPS 10, 20, 30, ... in order.
+// An AutoTVM target or a Kernel Tuner GPU: limits unknown (NULL in the history).
+DeviceInfo ImportedDevice(const std::string& name) {
+  DeviceInfo d;
+  d.platform = "AutoTVM";
+  d.name = name;
+  d.type = "gpu";
+  d.imported = true;
+  return d;
+}
+
+// Records `keys` for gemm `shape` with GFLOPS 10, 20, 30, ... (times `scale`) in order.
 void Record(const std::string& db, const std::string& shape, const std::vector<std::string>& keys,
-            const std::string& device = "cpu-a", const std::string& source_hash = "") {
+            const std::string& device = "cpu-a", const std::string& source_hash = "", bool imported = false,
+            double scale = 1) {
   auto store = SqliteHistoryStore::Open(db);
   const Workload w = ParseWorkload("gemm", shape);
   const KernelTemplate& kernel = PickTemplate(w, "gemm_tiled");
   const ConfigSpace space = kernel.Space(w, {4096, 1 << 20});
   const TemplateRef ref{"gemm_tiled", "gemm", source_hash.empty() ? kernel.SourceHash() : source_hash, KnobSchema(space)};
-  const TaskIds ids = store->EnsureTask(w, kernel.Flops(w), ref, Device(device));
+  const TaskIds ids = store->EnsureTask(w, kernel.Flops(w), ref, imported ? ImportedDevice(device) : Device(device));
   const int64_t run = store->BeginRun(ids, {"random", "", 1, "test", 1});
   std::vector<TrialRecord> trials;
   for (size_t i = 0; i < keys.size(); ++i) {
-    const double gflops = 10.0 * static_cast<double>(i + 1);
+    const double gflops = scale * 10.0 * static_cast<double>(i + 1);
     TrialRecord r;
     r.config_key = keys[i];
     r.config_json = space.ToJson(*space.FromKey(keys[i]));
@@ -84,6 +95,52 @@ TEST(BestLibrary, OlderSourcesOnlyGiveFallbacksAndDevicesAreFiltered) {
 
   EXPECT_THROW(FindBestConfig({ParseWorkload("gemm", "32,32,32"), db, "gpu-x", ""}), UserError);
   EXPECT_FALSE(FindBestConfig({ParseWorkload("conv2d", "n=1,ci=4,h=8,w=8,co=4,kh=3,kw=3,stride=1,pad=1"), db, "", ""}));
+}
+
+// An imported device's limits are unknown (NULL): they constrain nothing, so its records are
+// points of the space and `best` answers from them, exactly or as a fallback.
+TEST(BestLibrary, ImportedRecordsAnswerWhenTheirLimitsAreUnknown) {
+  ScratchDir dir;
+  const std::string db = (dir.path() / "h.db").string();
+  Record(db, "32,32,32", {kSlow, kFast}, "cuda -model=titanx", "", /*imported=*/true);
+
+  const auto exact = FindBestConfig({ParseWorkload("gemm", "32,32,32"), db, "titanx", ""});
+  ASSERT_TRUE(exact) << "no answer from an imported device";
+  EXPECT_FALSE(exact->fallback);
+  EXPECT_EQ(exact->config_key, kFast);
+  EXPECT_EQ(exact->device, "cuda -model=titanx");
+  ASSERT_TRUE(FindBestConfig({ParseWorkload("gemm", "32,32,32"), db, "", ""}));
+
+  const auto fallback = FindBestConfig({ParseWorkload("gemm", "48,32,32"), db, "titanx", ""});
+  ASSERT_TRUE(fallback);
+  EXPECT_TRUE(fallback->fallback);
+  EXPECT_EQ(fallback->source_workload, "gemm:m=32,n=32,k=32");
+}
+
+// Without --device, this machine's devices answer first (even slower ones: GFLOPS of other
+// hardware say nothing of this one); imported devices when they have nothing.
+TEST(BestLibrary, LocalDevicesAnswerBeforeImportedOnes) {
+  ScratchDir dir;
+  const std::string db = (dir.path() / "h.db").string();
+  Record(db, "32,32,32", {kFast, kSlow}, "cpu-a");
+  Record(db, "32,32,32", {kSlow, kFast}, "cuda -model=titanx", "", /*imported=*/true, /*scale=*/100);
+  Record(db, "64,64,64",
+         {"tile_x=[16,4,1,1];tile_y=[16,4,1,1];tile_k=[4,8,2];auto_unroll_max_step=0;vec=1;local_a=0;local_b=0;pack_b=0"},
+         "cuda -model=titanx", "", /*imported=*/true, /*scale=*/100);
+
+  const auto local = FindBestConfig({ParseWorkload("gemm", "32,32,32"), db, "", ""});
+  ASSERT_TRUE(local);
+  EXPECT_EQ(local->device, "cpu-a");
+  EXPECT_EQ(local->config_key, kSlow);
+  const auto picked = FindBestConfig({ParseWorkload("gemm", "32,32,32"), db, "titanx", ""});
+  ASSERT_TRUE(picked);
+  EXPECT_EQ(picked->device, "cuda -model=titanx");
+  EXPECT_EQ(picked->config_key, kFast);
+  // A local fallback (from 32x32x32) comes before an imported device's exact record.
+  const auto other = FindBestConfig({ParseWorkload("gemm", "64,64,64"), db, "", ""});
+  ASSERT_TRUE(other);
+  EXPECT_EQ(other->device, "cpu-a");
+  EXPECT_TRUE(other->fallback);
 }
 
 }  // namespace

@@ -97,9 +97,34 @@ TEST(AutoTvmMapping, AnUnknownKnobOrImpossibleShapeIsBad) {
   std::string unknown_knob = kConvRecord;
   unknown_knob.replace(unknown_knob.find("tile_rc"), 7, "tile_zz");
   EXPECT_EQ(mapper.Map(Parsed(unknown_knob)).outcome, Outcome::kBad);
+  EXPECT_EQ(mapper.Map(Parsed(unknown_knob)).reason, "unknown knob 'tile_zz' for sketch conv2d_direct_local");
   std::string zero_rows = kConvRecord;
   zero_rows.replace(zero_rows.find("[1, 64, 56, 56]"), 15, "[1, 64, 0, 56]");
   EXPECT_EQ(mapper.Map(Parsed(zero_rows)).outcome, Outcome::kBad);
+}
+
+// rocm_v0.05 holds auto_unroll_max_step values (128, 1024) our sketch does not offer: those
+// records are skipped, naming knob and value, and the others of the file map.
+TEST(AutoTvmMapping, AValueOutsideOurSpaceIsSkippedNamingKnobAndValue) {
+  std::ifstream log(std::string(TT_SOURCE_DIR) + "/tests/data/tophub_rocm_unroll_sample.log");
+  AutoTvmMapper mapper;
+  std::vector<RecordMapping> mapped;
+  for (std::string line; std::getline(log, line);)
+    if (!IsAutoTvmCommentLine(line)) mapped.push_back(mapper.Map(Parsed(line)));
+  ASSERT_EQ(mapped.size(), 4u);
+  EXPECT_EQ(mapped[0].outcome, Outcome::kMapped) << mapped[0].reason;
+  EXPECT_EQ(mapped[1].outcome, Outcome::kSkipped);
+  EXPECT_EQ(mapped[1].reason, "auto_unroll_max_step = 128 is not a value of conv2d_direct_local (0, 512, 1500)");
+  EXPECT_EQ(mapped[2].outcome, Outcome::kSkipped);
+  EXPECT_EQ(mapped[2].reason, "auto_unroll_max_step = 1024 is not a value of conv2d_direct_local (0, 512, 1500)");
+  EXPECT_EQ(mapped[3].outcome, Outcome::kMapped) << mapped[3].reason;
+
+  // A knob of the wrong form is still bad, and says which.
+  std::string three_factors = kConvRecord;
+  three_factors.replace(three_factors.find("[7, 1, 8, 1]"), 12, "[7, 8, 1]");
+  const RecordMapping m = mapper.Map(Parsed(three_factors));
+  EXPECT_EQ(m.outcome, Outcome::kBad);
+  EXPECT_EQ(m.reason, "knob 'tile_y' has 3 values, sketch conv2d_direct_local's has 4");
 }
 
 // Export writes a record that maps back to the same trial, for AutoTVM's tasks and ours.

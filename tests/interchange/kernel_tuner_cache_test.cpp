@@ -13,11 +13,30 @@
 namespace tt {
 namespace {
 
-std::string Example() {
-  std::ifstream in(std::string(TT_SOURCE_DIR) + "/tests/data/kernel_tuner_gemm_cache.json");
+std::string Data(const std::string& name) {
+  std::ifstream in(std::string(TT_SOURCE_DIR) + "/tests/data/" + name);
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+std::string Example() { return Data("kernel_tuner_gemm_cache.json"); }
+
+// 27 entries of a published brute-force cache (convolution on an RTX A6000), as Kernel Tuner
+// wrote them: 22 timed, 3 CompilationFailedConfig, 2 RuntimeFailedConfig.
+std::string Convolution() { return Data("kernel_tuner_convolution_sample.json"); }
+
+std::string Replaced(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+// A two-parameter cache with `entries` (key: entry text, in order).
+std::string Small(const std::string& entries) {
+  return R"({"kernel_name": "k", "device_name": "d", "tune_params_keys": ["a", "b"], "tune_params": {"a": [1, 2], )"
+         R"("b": ["x", "y"]}, "cache": {)" + entries + "}}";
 }
 
 TEST(KernelTunerCache, ReadsTheSpaceItsTrialsAndTheirStatuses) {
@@ -81,8 +100,80 @@ TEST(KernelTunerCache, BadFilesAndEntriesAreReported) {
       R"( "cache": {"1": {"a": 1, "time": 0.5}, "3": {"a": 3, "time": 0.5}, "2": {"a": 2}}})");
   EXPECT_EQ(cache.trials.size(), 1u);
   ASSERT_EQ(cache.errors.size(), 2u);
-  EXPECT_NE(cache.errors[0].find("cache entry '2'"), std::string::npos) << cache.errors[0];
-  EXPECT_NE(cache.errors[1].find("a = 3 is not among its tune_params"), std::string::npos) << cache.errors[1];
+  // In the file's order.
+  EXPECT_NE(cache.errors[0].find("cache entry '3': a = 3 is not among its tune_params"), std::string::npos) << cache.errors[0];
+  EXPECT_NE(cache.errors[1].find("cache entry '2': no \"time\""), std::string::npos) << cache.errors[1];
+}
+
+TEST(KernelTunerCache, KernelTunersStatusNamesBecomeOurStatuses) {
+  const KernelTunerCache cache = ParseKernelTunerCache(Convolution());
+  EXPECT_TRUE(cache.errors.empty()) << cache.errors.front();
+  EXPECT_FALSE(cache.open);
+  std::map<MeasureStatus, int> statuses;
+  for (const auto& t : cache.trials) ++statuses[t.result.status];
+  EXPECT_EQ(statuses[MeasureStatus::kOk], 22);
+  EXPECT_EQ(statuses[MeasureStatus::kCompileError], 3);  // CompilationFailedConfig
+  EXPECT_EQ(statuses[MeasureStatus::kRuntimeError], 2);  // RuntimeFailedConfig
+}
+
+TEST(KernelTunerCache, AnEmptyDeviceNameLeavesTheNameToTheCaller) {
+  const KernelTunerCache cache =
+      ParseKernelTunerCache(Replaced(Convolution(), R"("device_name": "NVIDIA RTX A6000")", R"("device_name": "")"));
+  EXPECT_EQ(cache.device.name, "");
+  EXPECT_TRUE(cache.device.imported);
+  EXPECT_EQ(cache.trials.size(), 27u);
+}
+
+// What Kernel Tuner leaves of an interrupted run: no closing brackets, a trailing comma.
+TEST(KernelTunerCache, TheOpenFormatOfAnInterruptedRunIsRead) {
+  std::string open = Convolution();
+  open.erase(open.rfind("}\n}"));
+  open += ",\n";
+  const KernelTunerCache cache = ParseKernelTunerCache(open);
+  EXPECT_TRUE(cache.open);
+  EXPECT_TRUE(cache.errors.empty());
+  EXPECT_EQ(cache.trials.size(), 27u);
+  // Only its header: Kernel Tuner writes it before the first entry.
+  const std::string text = Convolution();
+  const KernelTunerCache header = ParseKernelTunerCache(text.substr(0, text.find("\"cache\": {") + 10));
+  EXPECT_TRUE(header.open);
+  EXPECT_TRUE(header.trials.empty());
+  // Cut inside an entry, it is still refused with the line.
+  EXPECT_THROW(ParseKernelTunerCache(open.substr(0, open.size() - 40)), UserError);
+}
+
+TEST(KernelTunerCache, BadValuesKeysAndDuplicatesAreBadEntriesNamed) {
+  const auto cache = ParseKernelTunerCache(Small(
+      R"("1,x": {"a": 1, "b": "x", "time": "fast"}, )"
+      R"("1,y": {"a": 1, "b": "y", "time": "1.2345"}, )"
+      R"("2,x": {"a": 2, "b": "y", "time": 0.5}, )"   // the key of another configuration
+      R"("2,y": {"a": 2, "b": "y", "time": 0.7}, )"
+      R"("2,x": {"a": 2, "b": "x", "time": 0.9}, )"   // the key again: the earlier entry is the bad one
+      R"("1,x,": {"a": 1, "b": "x", "time": 0.1, "time": 0.2})"));
+  std::vector<std::string> expected = {
+      "cache entry '2,x': its key is given again later in the file, whose entry is read",
+      "cache entry '1,x': \"time\" is \"fast\", neither milliseconds nor a Kernel Tuner failure",
+      "cache entry '1,y': \"time\" is the string \"1.2345\", not a number",
+      "cache entry '1,x,': gives \"time\" twice",
+  };
+  ASSERT_EQ(cache.errors.size(), expected.size()) << ::testing::PrintToString(cache.errors);
+  for (size_t i = 0; i < expected.size(); ++i)
+    EXPECT_EQ(cache.errors[i].rfind(expected[i], 0), 0u) << cache.errors[i];
+  ASSERT_EQ(cache.trials.size(), 2u);
+  EXPECT_EQ(cache.trials[0].cache_key, "2,x");  // the later entry, in the place of the first
+  EXPECT_DOUBLE_EQ(cache.trials[0].result.time_s, 0.9e-3);
+  EXPECT_EQ(cache.trials[1].cache_key, "2,y");
+
+  const auto mismatch = ParseKernelTunerCache(Small(R"("2,x": {"a": 2, "b": "y", "time": 0.5}, "2,y": {"a": 2, "b": "y", "time": 0.7})"));
+  ASSERT_EQ(mismatch.errors.size(), 1u);
+  EXPECT_EQ(mismatch.errors[0], "cache entry '2,x': the key does not match the entry's parameters (2,y)");
+  EXPECT_EQ(mismatch.trials.size(), 1u);
+  // Keys as Python prints floats and booleans are theirs.
+  const auto python = ParseKernelTunerCache(
+      R"({"kernel_name": "k", "device_name": "d", "tune_params_keys": ["f", "t"], "tune_params": {"f": [0.5, 1.0], )"
+      R"("t": [true, false]}, "cache": {"1.0,True": {"f": 1.0, "t": true, "time": 1}, "0.5,False": {"f": 0.5, "t": false, "time": 2}}})");
+  EXPECT_TRUE(python.errors.empty()) << python.errors.front();
+  EXPECT_EQ(python.trials.size(), 2u);
 }
 
 }  // namespace
