@@ -22,6 +22,10 @@ constexpr double kGiveUpFactor = 3;
 // at most; the launches are allowed kHopelessFactor times the best each.
 constexpr double kTimingFloorS = 2;
 constexpr double kLaunchesOfASlowConfig = 3;  // warm-up, check, one timed repeat
+// A build (and first work-group) is allowed this many times the task's median build so far,
+// and never less than the floor: an unroll that takes the compiler minutes costs seconds.
+constexpr double kSlowBuildFactor = 4;
+constexpr double kBuildFloorS = 5;
 
 using Clock = std::chrono::steady_clock;
 
@@ -85,6 +89,13 @@ MeasureResult TimedOut(std::string error, bool transient) {
 }  // namespace
 
 int DefaultBuilders() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+double BuildTimeoutS(double timeout_s, std::vector<double> build_seconds) {
+  if (build_seconds.empty()) return timeout_s;
+  const auto middle = build_seconds.begin() + static_cast<std::ptrdiff_t>(build_seconds.size() / 2);
+  std::nth_element(build_seconds.begin(), middle, build_seconds.end());
+  return std::min(timeout_s, std::max(kBuildFloorS, kSlowBuildFactor * *middle));
+}
 
 double TimingTimeoutS(double timeout_s, double best_time_s) {
   if (best_time_s <= 0) return timeout_s;
@@ -177,22 +188,15 @@ std::vector<std::optional<MeasureResult>> OpenClMeasurer::BuildAhead(const Measu
                                                                      const std::atomic<bool>* stop) {
   std::vector<std::optional<MeasureResult>> built(batch.size());
   std::vector<std::optional<WorkerRequest>> requests(batch.size());
-  size_t valid = 0;
+  std::vector<size_t> pending;  // valid configs without a build result yet
   for (size_t i = 0; i < batch.size(); ++i)
-    if (task.space->IsValid(batch[i])) requests[i] = Request(task, batch[i], WorkerRequest::Kind::kBuild), ++valid;
-  // Started here, never on the threads below: a worker dies with the thread that started it.
-  const size_t wanted = std::min(valid, static_cast<size_t>(options_.builders));
-  while (builders_.size() < wanted) builders_.push_back(std::make_unique<Builder>());
-  try {
-    for (size_t b = 0; b < wanted; ++b)
-      if (!builders_[b]->process) builders_[b]->process = StartWorkerProcess(options_).first;
-  } catch (const std::exception&) {
-    return built;  // no builders here: the timing worker builds, as without them
-  }
-  std::atomic<size_t> next{0};
-  const auto build_on = [&](Builder& builder) {
-    for (size_t i; builder.process && (i = next++) < batch.size();) {
-      if (!requests[i]) continue;
+    if (task.space->IsValid(batch[i])) requests[i] = Request(task, batch[i], WorkerRequest::Kind::kBuild), pending.push_back(i);
+  const std::string task_key = std::string(task.kernel->name()) + " " + task.workload.Key();
+  std::vector<double>& build_seconds = build_seconds_[task_key];
+  const double timeout_s = BuildTimeoutS(options_.timeout_s, build_seconds);
+  const auto build_on = [&](Builder& builder, std::atomic<size_t>& next) {
+    for (size_t k; builder.process && (k = next++) < pending.size();) {
+      const size_t i = pending[k];
       if (stop && stop->load()) return;
       WorkerProcess& process = *builder.process;
       int signal = 0;
@@ -202,7 +206,7 @@ std::vector<std::optional<MeasureResult>> OpenClMeasurer::BuildAhead(const Measu
         builder.process.reset();
         continue;
       }
-      switch (process.ReadLine(options_.timeout_s, line, stop)) {
+      switch (process.ReadLine(timeout_s, line, stop)) {
         case WorkerProcess::ReadStatus::kStopped:
           Reap(process, 0, signal);
           builder.process.reset();
@@ -210,7 +214,7 @@ std::vector<std::optional<MeasureResult>> OpenClMeasurer::BuildAhead(const Measu
         case WorkerProcess::ReadStatus::kTimeout:
           Reap(process, 0, signal);
           builder.process.reset();
-          built[i] = TimedOut("no result within " + Seconds(options_.timeout_s) +
+          built[i] = TimedOut("no result within " + Seconds(timeout_s) +
                                   " s (build and first work-group); the builder was killed",
                               true);  // a loaded machine may explain it: one later retry
           continue;
@@ -224,15 +228,35 @@ std::vector<std::optional<MeasureResult>> OpenClMeasurer::BuildAhead(const Measu
       if (auto result = DecodeResult(line)) {
         built[i] = std::move(*result);
         ++builder.builds;
-      } else {  // left unbuilt: the timing worker builds it
+      } else {  // a garbled reply: that builder is replaced, the config built in the next round
         Reap(process, 0, signal);
         builder.process.reset();
       }
     }
   };
-  std::vector<std::thread> threads;
-  for (size_t b = 0; b < wanted; ++b) threads.emplace_back(build_on, std::ref(*builders_[b]));
-  for (auto& t : threads) t.join();
+  // In rounds: the builders are started here, never on the threads below (a worker dies with the
+  // thread that started it), so one that crashed or hung is replaced for the next round.
+  for (size_t round = 0; !pending.empty() && round <= batch.size(); ++round) {
+    if (stop && stop->load()) break;
+    const size_t wanted = std::min(pending.size(), static_cast<size_t>(options_.builders));
+    while (builders_.size() < wanted) builders_.push_back(std::make_unique<Builder>());
+    try {
+      for (size_t b = 0; b < wanted; ++b)
+        if (!builders_[b]->process) builders_[b]->process = StartWorkerProcess(options_).first;
+    } catch (const std::exception&) {
+      break;  // no builders here: the timing worker builds what is left, as without them
+    }
+    std::atomic<size_t> next{0};
+    std::vector<std::thread> threads;
+    for (size_t b = 0; b < wanted; ++b) threads.emplace_back(build_on, std::ref(*builders_[b]), std::ref(next));
+    for (auto& t : threads) t.join();
+    std::vector<size_t> left;
+    for (size_t i : pending) {
+      if (!built[i]) left.push_back(i);
+      else if (built[i]->ok()) build_seconds.push_back(built[i]->compile_s + built[i]->first_launch_s);
+    }
+    pending = std::move(left);
+  }
   return built;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Measures configs on an OpenCL device through a tensortune-worker process, so that a kernel
 // that crashes or hangs costs one trial, not the run. This process never touches OpenCL.
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -36,6 +37,9 @@ struct OpenClMeasurerOptions {
 // a final result, not a transient one.
 inline constexpr double kHopelessFactor = 20;
 double TimingTimeoutS(double timeout_s, double best_time_s);
+// The time limit for a builder's build and first work-group: `timeout_s` until the task has
+// builds to go by, then a few times their median (at least a floor), never more than `timeout_s`.
+double BuildTimeoutS(double timeout_s, std::vector<double> build_seconds);
 
 class OpenClMeasurer : public Measurer {
  public:
@@ -77,6 +81,7 @@ class OpenClMeasurer : public Measurer {
   std::string prepared_;                   // the template and workload the worker serves next
   int last_exit_signal_ = 0;               // the signal that ended the last dropped worker, or 0
   std::vector<std::unique_ptr<Builder>> builders_;
+  std::map<std::string, std::vector<double>> build_seconds_;  // per template and workload: its ok builds
 };
 
 // tensortune-worker next to the running program, or $TENSORTUNE_WORKER when set.

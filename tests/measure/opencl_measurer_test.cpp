@@ -254,6 +254,28 @@ TEST_F(SelftestMeasure, AConfigFarSlowerThanTheBestIsCutShort) {
   EXPECT_TRUE(batch.results[1].ok()) << batch.results[1].error;
 }
 
+TEST(BuildTimeout, FollowsTheTasksMedianBuildWithinAFloorAndTheTimeout) {
+  EXPECT_DOUBLE_EQ(BuildTimeoutS(10, {}), 10);  // nothing built yet: the whole timeout
+  const double quick = BuildTimeoutS(10, {0.1, 0.2, 9}), slow = BuildTimeoutS(10, {2, 2.5, 3});
+  EXPECT_LT(quick, 10);
+  EXPECT_GT(quick, 0.2 * 4);  // the floor
+  EXPECT_LT(quick, slow);
+  EXPECT_DOUBLE_EQ(BuildTimeoutS(10, {5, 6, 7}), 10);
+}
+
+// Both builders hang on the first configs of a batch: the next round replaces them, and the
+// rest of the batch is still built ahead rather than by the timing worker.
+TEST_F(SelftestMeasure, BuildersThatHangAreReplacedWithinTheBatch) {
+  OpenClMeasurer measurer(TestOptions(/*timeout_s=*/3, /*builders=*/2));
+  const Config hang = With(SelftestBehaviour::kHang), ok = With(SelftestBehaviour::kOk);
+  const auto batch = measurer.Measure(Task(), {hang, hang, ok, ok});
+  ASSERT_EQ(batch.results.size(), 4u);
+  for (size_t i : {0, 1}) EXPECT_NE(batch.results[i].error.find("builder was killed"), std::string::npos);
+  for (size_t i : {2, 3}) EXPECT_TRUE(batch.results[i].ok()) << batch.results[i].error;
+  const auto builds = measurer.BuildsPerBuilder();
+  EXPECT_EQ(builds[0] + builds[1], 2);  // the two ok configs, by the replacements
+}
+
 TEST(TimingTimeout, FollowsTheBestTimeAndNeverExceedsTheTimeout) {
   EXPECT_DOUBLE_EQ(TimingTimeoutS(10, 0), 10);  // no best yet: the whole timeout
   const double fast = TimingTimeoutS(10, 1e-3), slow = TimingTimeoutS(10, 1e-2);
