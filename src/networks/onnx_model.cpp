@@ -13,10 +13,7 @@
 #include <climits>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <numeric>
-#include <set>
-#include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 
