@@ -7,6 +7,7 @@ packages=(
   libsqlite3-dev libsqlitecpp-dev sqlite3 libeigen3-dev libfmt-dev libcli11-dev nlohmann-json3-dev
   ocl-icd-opencl-dev opencl-c-headers ocl-icd-libopencl1 pocl-opencl-icd clinfo
   libxgboost-dev libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev
+  libonnx-dev libprotobuf-dev python3-onnx
 )
 [[ "${1:-}" == "--bench" ]] && packages+=(libopenblas-dev libclblast-dev libdnnl-dev)
 

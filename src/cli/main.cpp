@@ -116,17 +116,19 @@ int main(int argc, char** argv) {
   tt::TuneNetworkOptions net;
   std::vector<std::string> net_tuner_opts;
   app.add_subcommand("networks", "List the built-in networks");
-  std::string tasks_network;
-  int64_t tasks_batch = 1;
-  bool tasks_json = false;
+  tt::TasksOptions tasks;
   auto* tasks_cmd = app.add_subcommand("tasks", "Show a network's tasks: distinct workloads, weights, FLOPs, sketches");
-  tasks_cmd->add_option("network", tasks_network, "Built-in network name or JSON file")->required();
-  tasks_cmd->add_option("--batch", tasks_batch, "Batch size")->capture_default_str();
-  tasks_cmd->add_flag("--json", tasks_json, "Print JSON");
+  tasks_cmd->add_option("network", tasks.network, "Built-in network name, JSON file or ONNX model")->required();
+  tasks_cmd->add_option("--batch", tasks.batch, "Batch size (ONNX: of the inputs' dynamic leading dimension)")->capture_default_str();
+  tasks_cmd->add_option("--input-shape", tasks.input_shapes, "ONNX models: an input's dimensions, name=1,3,224,224 (repeatable)")
+      ->allow_extra_args(false);
+  tasks_cmd->add_flag("--json", tasks.json, "Print JSON");
   auto* net_cmd = app.add_subcommand("tune-network", "Tune every layer of a network under one trial budget");
-  net_cmd->add_option("network", net.network, "Built-in network name or JSON file")->required();
+  net_cmd->add_option("network", net.network, "Built-in network name, JSON file or ONNX model")->required();
   net_cmd->add_option("--trials", net.trials, "Trials for the whole network")->required();
   net_cmd->add_option("--batch", net.batch, "Batch size of the network")->capture_default_str();
+  net_cmd->add_option("--input-shape", net.input_shapes, "ONNX models: an input's dimensions, name=1,3,224,224 (repeatable)")
+      ->allow_extra_args(false);
   net_cmd->add_option("--db", net.db, "History database (created if missing)")->capture_default_str();
   net_cmd->add_option("--device", net.device, "Device index or name fragment")->capture_default_str();
   net_cmd->add_option("--scheduler", net.scheduler, "Task scheduler: ucb, gradient, round-robin")->capture_default_str();
@@ -180,8 +182,12 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("templates")) return tt::RunTemplates(std::cout);
     if (app.got_subcommand("tuners")) return tt::RunTuners(std::cout);
     if (app.got_subcommand("networks")) return tt::RunNetworks(std::cout);
-    if (app.got_subcommand("tasks")) return tt::RunTasks(tasks_network, tasks_batch, tasks_json, std::cout);
+    if (app.got_subcommand("tasks")) {
+      tasks.batch_given = tasks_cmd->count("--batch") > 0;
+      return tt::RunTasks(tasks, std::cout);
+    }
     if (app.got_subcommand("tune-network")) {
+      net.batch_given = net_cmd->count("--batch") > 0;
       net.tuner_options = ParseKeyValues(net_tuner_opts);
       net.command_line = JoinArgs(argc, argv);
       return tt::RunTuneNetwork(net, std::cout);

@@ -96,6 +96,20 @@ void PrintReport(std::ostream& out, const NetworkRunReport& r) {
 
 }  // namespace
 
+CommandNetwork LoadCommandNetwork(const std::string& name, int64_t batch, bool batch_given,
+                                  const std::vector<std::string>& input_shapes) {
+  NetworkLoadOptions options;
+  if (batch_given) options.batch = batch;
+  for (const auto& item : input_shapes) {
+    auto [input, dims] = ParseInputShape(item);
+    if (!options.input_shapes.emplace(input, std::move(dims)).second)
+      throw UserError("--input-shape gives input '" + input + "' twice");
+  }
+  CommandNetwork loaded{LoadNetwork(name, options), batch};
+  if (loaded.network.batch) loaded.batch = *loaded.network.batch;
+  return loaded;
+}
+
 int RunNetworks(std::ostream& out) {
   for (const Network& n : BuiltinNetworks()) {
     int64_t layers = 0;
@@ -104,34 +118,147 @@ int RunNetworks(std::ostream& out) {
                        NetworkTasks(n, 1).size(), n.description);
   }
   out << "\nA network of your own: a JSON file {\"name\": ..., \"layers\": [{\"name\": ..., \"op\": ..., "
-         "\"shape\": ..., \"repeat\": N}]}, shapes as `tune --shape` takes them, {batch} for the batch size.\n";
+         "\"shape\": ..., \"repeat\": N}]}, shapes as `tune --shape` takes them, {batch} for the batch size.\n"
+         "An ONNX model: `tensortune tasks model.onnx [--batch N] [--input-shape name=1,3,224,224]`, the same for "
+         "tune-network. Conv (groups 1 or one per channel), Gemm and MatMul become tasks, shapes from ONNX shape "
+         "inference; every other node is listed as not tuned with its share of the FLOPs (docs/onnx.md).\n";
   return 0;
 }
 
-int RunTasks(const std::string& name, int64_t batch, bool json, std::ostream& out) {
-  const Network network = LoadNetwork(name);
+namespace {
+
+// Not-tuned nodes of one operator and reason.
+struct UntunedGroup {
+  std::string op, why;
+  std::vector<std::string> names;
+  double flops = 0;
+  int unknown = 0;  // nodes whose FLOPs are unknown
+};
+
+std::vector<UntunedGroup> GroupUntuned(const Network& network) {
+  std::vector<UntunedGroup> groups;
+  for (const auto& u : network.untuned) {
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.op == u.op && g.why == u.why; });
+    if (g == groups.end()) g = groups.insert(groups.end(), UntunedGroup{u.op, u.why, {}, 0, 0});
+    g->names.push_back(u.name);
+    if (u.flops)
+      g->flops += *u.flops;
+    else
+      ++g->unknown;
+  }
+  std::stable_sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) { return a.flops > b.flops; });
+  return groups;
+}
+
+// The FLOPs of the tuned tasks (weights included) and of the nodes not tuned (known ones).
+struct ModelFlops {
+  double tuned = 0, untuned = 0;
+  int unknown = 0;
+  double total() const { return tuned + untuned; }
+  std::optional<double> Share(double flops) const {
+    return total() > 0 ? std::optional(flops / total()) : std::nullopt;
+  }
+};
+
+ModelFlops CountFlops(const Network& network, const std::vector<NetworkTask>& tasks) {
+  ModelFlops f;
+  for (const auto& t : tasks) f.tuned += WorkloadFlops(t.workload) * static_cast<double>(t.weight);
+  for (const auto& u : network.untuned) {
+    if (u.flops)
+      f.untuned += *u.flops;
+    else
+      ++f.unknown;
+  }
+  return f;
+}
+
+// GFLOP with three decimals, or three significant digits below 0.001 (a small model's layers).
+std::string Gflop(double flops) {
+  const double g = flops * 1e-9;
+  return g > 0 && g < 0.001 ? fmt::format("{:.3g}", g) : fmt::format("{:.3f}", g);
+}
+
+std::string Percent(std::optional<double> share) {
+  if (!share) return "?";
+  if (*share == 0) return "0%";
+  if (*share < 0.001) return "<0.1%";
+  return fmt::format("{:.1f}%", *share * 100);
+}
+
+std::string FirstNames(const std::vector<std::string>& names, size_t shown = 4) {
+  if (names.size() <= shown) return Join(names);
+  return Join(std::vector<std::string>(names.begin(), names.begin() + static_cast<ptrdiff_t>(shown))) +
+         fmt::format(", ... ({} in all)", names.size());
+}
+
+nlohmann::json UntunedJson(const Network& network, const ModelFlops& flops) {
+  nlohmann::json groups = nlohmann::json::array();
+  for (const auto& g : GroupUntuned(network)) {
+    const bool known = g.unknown < static_cast<int>(g.names.size());
+    groups.push_back({{"tuned", false}, {"op", g.op}, {"why", g.why}, {"layers", g.names},
+                      {"weight", g.names.size()}, {"flops", known ? nlohmann::json(g.flops) : nullptr},
+                      {"flops_unknown", g.unknown},
+                      {"share", known && flops.Share(g.flops) ? nlohmann::json(*flops.Share(g.flops)) : nullptr}});
+  }
+  return groups;
+}
+
+// "not tuned: 49 nodes, 1.2% of the model's 3.661 GFLOP" (empty when every node is tuned).
+std::string UntunedLine(const Network& network, const ModelFlops& flops) {
+  if (network.untuned.empty()) return {};
+  std::string line = fmt::format("not tuned: {} node{}, {} of the model's {} GFLOP (estimates)",
+                                 network.untuned.size(), network.untuned.size() == 1 ? "" : "s",
+                                 Percent(flops.Share(flops.untuned)), Gflop(flops.total()));
+  if (flops.unknown > 0)
+    line += fmt::format("; {} node{} of unknown FLOPs not counted", flops.unknown, flops.unknown == 1 ? "" : "s");
+  return line;
+}
+
+}  // namespace
+
+int RunTasks(const TasksOptions& o, std::ostream& out) {
+  const CommandNetwork loaded = LoadCommandNetwork(o.network, o.batch, o.batch_given, o.input_shapes);
+  const Network& network = loaded.network;
+  const int64_t batch = loaded.batch;
   const auto tasks = NetworkTasks(network, batch);
-  if (json) {
+  const ModelFlops model = CountFlops(network, tasks);
+  if (o.json) {
+    // An array of the tasks, then (imported models) one entry per kind of node not tuned,
+    // marked "tuned": false.
     nlohmann::json j = nlohmann::json::array();
-    for (const auto& t : tasks)
-      j.push_back({{"workload", t.workload.Key()}, {"op", t.workload.op}, {"weight", t.weight},
-                   {"flops", ApplicableTemplates(t.workload).front()->Flops(t.workload)}, {"layers", t.layers},
-                   {"sketches", SketchNames(t.workload)}});
+    for (const auto& t : tasks) {
+      const double flops = WorkloadFlops(t.workload);
+      const auto share = model.Share(flops * static_cast<double>(t.weight));
+      j.push_back({{"tuned", true}, {"workload", t.workload.Key()}, {"op", t.workload.op}, {"weight", t.weight},
+                   {"flops", flops}, {"layers", t.layers}, {"sketches", SketchNames(t.workload)},
+                   {"share", share ? nlohmann::json(*share) : nullptr}});
+    }
+    for (auto& g : UntunedJson(network, model)) j.push_back(std::move(g));
     out << j.dump(2) << "\n";
     return 0;
   }
-  double total = 0;
   out << fmt::format("{} at batch {}: {} tasks\n\n| # | op | workload | weight | GFLOP | layers | sketches |\n"
                      "|---|---|---|---|---|---|---|\n",
                      network.name, batch, tasks.size());
   for (size_t i = 0; i < tasks.size(); ++i) {
     const auto& t = tasks[i];
-    const double flops = ApplicableTemplates(t.workload).front()->Flops(t.workload);
-    total += flops * static_cast<double>(t.weight);
-    out << fmt::format("| {} | {} | {} | {} | {:.3f} | {} | {} |\n", i, t.workload.op, t.workload.Key(), t.weight,
-                       flops * 1e-9, Join(t.layers), Join(SketchNames(t.workload)));
+    out << fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", i, t.workload.op, t.workload.Key(), t.weight,
+                       Gflop(WorkloadFlops(t.workload)), FirstNames(t.layers, 8), Join(SketchNames(t.workload)));
   }
-  out << fmt::format("\n{:.3f} GFLOP per inference (weights included)\n", total * 1e-9);
+  out << fmt::format("\n{} GFLOP per inference (weights included)", Gflop(model.tuned));
+  if (network.untuned.empty()) {
+    out << "\n";
+    return 0;
+  }
+  out << fmt::format(", {} of the model's FLOPs\n\n{}\n\n| op | nodes | GFLOP | share | why | layers |\n"
+                     "|---|---|---|---|---|---|\n",
+                     Percent(model.Share(model.tuned)), UntunedLine(network, model));
+  for (const auto& g : GroupUntuned(network)) {
+    const bool known = g.unknown < static_cast<int>(g.names.size());
+    out << fmt::format("| {} | {} | {} | {} | {} | {} |\n", g.op, g.names.size(),
+                       known ? Gflop(g.flops) : "?",
+                       known ? Percent(model.Share(g.flops)) : "?", g.why, FirstNames(g.names));
+  }
   return 0;
 }
 
@@ -141,8 +268,16 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
   CheckCount("--batch", o.batch, kMaxBatch);
   CheckMeasuringTimes(o.timeout_s, o.min_time_s, o.time_limit_s);
   if (!(o.ucb_c >= 0 && o.ucb_c <= 100)) throw UserError("--ucb-c must be a number from 0 to 100");
-  const Network network = LoadNetwork(o.network);
-  const auto tasks = NetworkTasks(network, o.batch);  // a bad batch is refused before the device is opened
+  const CommandNetwork loaded = LoadCommandNetwork(o.network, o.batch, o.batch_given, o.input_shapes);
+  const Network& network = loaded.network;
+  const int64_t batch = loaded.batch;
+  CheckCount("--batch", batch, kMaxBatch);
+  const auto tasks = NetworkTasks(network, batch);  // a bad batch is refused before the device is opened
+  if (tasks.empty())
+    throw UserError("network " + network.name + " has no layer that tensortune tunes (" +
+                    std::to_string(network.untuned.size()) + " nodes not tuned: `tensortune tasks " + o.network +
+                    "` lists them)");
+  const ModelFlops model = CountFlops(network, tasks);
   MakeTaskScheduler(o.scheduler);
   MakeSketchSelector(o.sketch_policy);
   OpenClMeasurer measurer({.worker_path = DefaultWorkerPath(), .device_spec = o.device, .timeout_s = o.timeout_s,
@@ -155,7 +290,7 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
   }
   auto store = SqliteHistoryStore::Open(o.db);
   NetworkTuneOptions options;
-  options.batch = o.batch;
+  options.batch = batch;
   options.trials = o.trials;
   options.time_limit_s = o.time_limit_s;
   options.batch_size = o.batch_size;
@@ -177,6 +312,8 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
       out << fmt::format("{} (batch {}): {} tasks on {}; scheduler {}, sketches {}, tuner {}\n", r.network, r.batch,
                          r.tasks.size(), measurer.device().name, o.scheduler, o.sketch_policy, o.tuner);
       if (r.resumed) out << fmt::format("continuing network run {}\n", r.network_run_id);
+      if (!network.untuned.empty())
+        out << UntunedLine(network, model) << " (`tensortune tasks " << o.network << "` lists them)\n";
       out << fmt::format("{} of {} tasks start from history; a task with no successful trial yet counts at its "
                          "untuned default configuration (measured in the warm-up round)\n",
                          r.WarmTasks(), r.tasks.size());
@@ -192,10 +329,17 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
       TuneNetwork(*store, measurer, measurer.device(), measurer.limits(), network, options, guard.flag(),
                   report_progress);
   progress.Finish();
-  if (o.json)
-    out << ReportJson(report, measurer.device().name).dump(2) << "\n";
-  else
+  if (o.json) {
+    nlohmann::json j = ReportJson(report, measurer.device().name);
+    if (!network.untuned.empty()) {
+      j["not_tuned"] = UntunedJson(network, model);
+      j["tuned_share"] = model.Share(model.tuned) ? nlohmann::json(*model.Share(model.tuned)) : nullptr;
+    }
+    out << j.dump(2) << "\n";
+  } else {
     PrintReport(out, report);
+    if (!network.untuned.empty()) out << "the estimate leaves out the nodes not tuned; " << UntunedLine(network, model) << "\n";
+  }
   if (report.interrupted) return kInterruptedExitCode;
   return report.TasksUnknown() == static_cast<int>(report.tasks.size()) ? 1 : 0;
 }

@@ -1,5 +1,6 @@
 #include "networks/network.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -8,6 +9,7 @@
 #include <sstream>
 
 #include "core/errors.h"
+#include "networks/onnx_model.h"
 #include "ops/kernel_template.h"
 
 namespace tt::embedded {
@@ -121,15 +123,44 @@ std::vector<Network> BuiltinNetworks() {
   return networks;
 }
 
-Network LoadNetwork(const std::string& name_or_path) {
+std::pair<std::string, std::vector<int64_t>> ParseInputShape(std::string_view text) {
+  const auto problem = [&] {
+    return UserError("malformed --input-shape '" + std::string(text) +
+                     "': expected an input's name and its dimensions, name=1,3,224,224 (each at least 1)");
+  };
+  const auto eq = text.rfind('=');
+  if (eq == std::string_view::npos || eq == 0 || eq + 1 == text.size()) throw problem();
+  std::vector<int64_t> dims;
+  size_t start = eq + 1;
+  while (start <= text.size()) {
+    const size_t end = std::min(text.find(',', start), text.size());
+    const std::string item(text.substr(start, end - start));
+    if (item.empty() || item.size() > 10 || !std::all_of(item.begin(), item.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      throw problem();
+    const int64_t value = std::stoll(item);
+    if (value < 1 || value >= (int64_t{1} << 31)) throw problem();
+    dims.push_back(value);
+    start = end + 1;
+  }
+  return {std::string(text.substr(0, eq)), dims};
+}
+
+Network LoadNetwork(const std::string& name_or_path, const NetworkLoadOptions& options) {
   std::string known;
   for (Network& n : BuiltinNetworks()) {
-    if (n.name == name_or_path) return std::move(n);
+    if (n.name == name_or_path) {
+      if (!options.input_shapes.empty())
+        throw UserError("--input-shape applies to ONNX models; " + n.name + " is a built-in network (use --batch)");
+      return std::move(n);
+    }
     known += (known.empty() ? "" : ", ") + n.name;
   }
   std::error_code ec;
   if (!std::filesystem::is_regular_file(name_or_path, ec))
     throw UserError("no built-in network '" + name_or_path + "' (known: " + known + ") and no such file");
+  if (IsOnnxFile(name_or_path)) return LoadOnnxNetwork(name_or_path, options);
+  if (!options.input_shapes.empty())
+    throw UserError("--input-shape applies to ONNX models; " + name_or_path + " is a JSON network (use --batch)");
   std::ifstream in(name_or_path, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
@@ -139,6 +170,9 @@ Network LoadNetwork(const std::string& name_or_path) {
 
 std::vector<NetworkTask> NetworkTasks(const Network& network, int64_t batch) {
   if (batch < 1) throw UserError("--batch must be at least 1");
+  if (network.batch && batch != *network.batch)
+    throw UserError("network " + network.name + " has its shapes fixed at batch " + std::to_string(*network.batch) +
+                    "; load it again at batch " + std::to_string(batch));
   std::vector<NetworkTask> tasks;
   for (const NetworkLayer& layer : network.layers) {
     Workload workload;
@@ -155,5 +189,7 @@ std::vector<NetworkTask> NetworkTasks(const Network& network, int64_t batch) {
   }
   return tasks;
 }
+
+double WorkloadFlops(const Workload& workload) { return TemplatesFor(workload.op).front()->Flops(workload); }
 
 }  // namespace tt
