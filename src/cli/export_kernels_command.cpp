@@ -38,7 +38,7 @@ DeviceInfo TargetDevice(const std::string& db, const std::string& fragment) {
                   ": pick one with --device (devices: " + known + ")");
 }
 
-std::string Ms(double seconds) { return seconds > 0 ? fmt::format("{:.3f}", seconds * 1e3) : "-"; }
+std::string Ms(double seconds) { return seconds > 0 ? fmt::format("{:.4g}", seconds * 1e3) : "-"; }
 
 std::string Join(const std::vector<std::string>& items) {
   std::string text;

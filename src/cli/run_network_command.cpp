@@ -171,7 +171,7 @@ double EventSeconds(cl_event first, cl_event last) {
   return end > start ? static_cast<double>(end - start) * 1e-9 : 0;
 }
 
-std::string Ms(double seconds) { return seconds > 0 ? fmt::format("{:.3f}", seconds * 1e3) : "-"; }
+std::string Ms(double seconds) { return seconds > 0 ? fmt::format("{:.4g}", seconds * 1e3) : "-"; }
 
 int Run(const RunNetworkOptions& o, std::ostream& out, std::ostream& err) {
   CheckCount("--batch", o.batch, kMaxBatch);
