@@ -322,8 +322,8 @@ void CheckBuffer(cl_mem mem, size_t elements, cl_context context, const std::str
 }  // namespace
 
 void Operator::Enqueue(cl_command_queue queue, const std::vector<cl_mem>& buffers, const EnqueueOptions& options) const {
+  const KernelSpec& spec = this->spec();  // throws for an empty operator
   State& s = *state_;
-  const KernelSpec& spec = this->spec();
   if (!queue) throw Error(ErrorCode::kInvalidArgument, "a null command queue");
   cl_context queue_context = nullptr;
   cl_device_id queue_device = nullptr;

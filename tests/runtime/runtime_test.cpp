@@ -268,6 +268,7 @@ TEST(Runtime, BuffersThatDoNotMatchTheArgumentsAreRefused) {
   ClEnvironment other;  // a queue of another context
   EXPECT_EQ(CodeOf([&] { op.Run(other.queue(), {a, b, c}); }), ErrorCode::kInvalidArgument);
   op.Run(cl.queue(), {a, b, c});
+  EXPECT_EQ(CodeOf([&] { tensortune::Operator().Run(cl.queue(), {a, b, c}); }), ErrorCode::kInvalidArgument);
 }
 
 TEST(Runtime, AMissingOrForeignDatabaseIsAClearErrorAndNothingIsCreated) {

@@ -203,6 +203,7 @@ struct EnqueueOptions {
 // A workload built for the runtime's device: cheap to copy (copies share the program).
 class TENSORTUNE_API Operator {
  public:
+  Operator() = default;  // empty until assigned one from Runtime::Prepare; using it is an Error
   const KernelSpec& spec() const;
   const Choice& choice() const { return spec().choice; }
   const std::vector<Argument>& arguments() const { return spec().arguments; }
