@@ -9,6 +9,7 @@
 #include "cli/best_command.h"
 #include "cli/compare_command.h"
 #include "cli/history_cli.h"
+#include "cli/kernel_pack_cli.h"
 #include "cli/list_commands.h"
 #include "cli/network_commands.h"
 #include "cli/tune_command.h"
@@ -161,6 +162,7 @@ int main(int argc, char** argv) {
   compare_cmd->add_option("--batch-size", compare.batch_size, "Configurations per batch")->capture_default_str();
 
   const tt::HistoryCommands history(app);
+  const tt::KernelPackCommands kernel_packs(app);
   tt::BestOptions best;
   auto* best_cmd = app.add_subcommand(
       "best", "The best verified config of a workload from the history (or a fallback from a similar one), as JSON");
@@ -193,6 +195,7 @@ int main(int argc, char** argv) {
       return tt::RunTuneNetwork(net, std::cout);
     }
     if (const auto code = history.RunChosen(std::cout, std::cerr)) return *code;
+    if (const auto code = kernel_packs.RunChosen(std::cout, std::cerr)) return *code;
     if (app.got_subcommand("best")) return tt::RunBest(best, std::cout, std::cerr);
     if (app.got_subcommand("compare")) {
       compare.tuners = SplitList(compare_tuners);

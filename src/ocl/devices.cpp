@@ -94,6 +94,10 @@ std::vector<Device> EnumerateDevices() {
   return devices;
 }
 
+DeviceInfo DescribeDevice(cl_device_id device) {
+  return Describe(DeviceValue<cl_platform_id>(device, CL_DEVICE_PLATFORM), device);
+}
+
 Device SelectDevice(std::string_view spec) {
   const std::vector<Device> devices = EnumerateDevices();
   if (devices.empty())

@@ -22,6 +22,8 @@ struct Device {
 };
 
 std::vector<Device> EnumerateDevices();  // in ListDevices() order
+// A device handed over by a program (its platform read from the device). Throws EnvironmentError.
+DeviceInfo DescribeDevice(cl_device_id device);
 
 // `spec` is a flat index ("0") or a case-insensitive fragment of the device or platform name
 // (first match wins). Throws UserError listing the devices when nothing matches, and

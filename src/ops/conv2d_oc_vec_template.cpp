@@ -56,6 +56,8 @@ class Conv2dOcVec final : public Conv2dTemplate {
     return buffers;
   }
 
+  std::vector<size_t> ChannelBlockedBuffers() const override { return {1}; }  // OIHW16o weights
+
   void Reference(const Workload& w, const std::vector<const float*>& in, float* out) const override {
     const std::vector<float> oihw = UnpackWeightsByOutputChannel(ConvShape::Of(w), in[1]);
     Conv2dTemplate::Reference(w, {in[0], oihw.data()}, out);

@@ -62,6 +62,8 @@ class DepthwiseConv2dNchwc final : public KernelTemplate {
             {"out", static_cast<size_t>(BlockedElements(s.n, s.co, s.oh * s.ow)), true}};
   }
 
+  std::vector<size_t> ChannelBlockedBuffers() const override { return {0, 1, 2}; }  // NCHW16c, OIHW16o (I = 1)
+
   // The direct algorithm's FLOPs on the real channels, as for the other depthwise sketches.
   double Flops(const Workload& w) const override {
     const ConvShape s = ConvShape::Of(w);

@@ -89,6 +89,9 @@ class KernelTemplate {
     return std::nullopt;
   }
   virtual std::vector<BufferSpec> Buffers(const Workload& workload) const = 0;
+  // The Buffers() indices stored channel-blocked (NCHW16c activations, OIHW16o weights) rather
+  // than in their plain layout (ops/launch_plan.h says each buffer's layout); none by default.
+  virtual std::vector<size_t> ChannelBlockedBuffers() const { return {}; }
   virtual double Flops(const Workload& workload) const = 0;
   // Fills `output` from `inputs` (the non-output buffers, in Buffers() order).
   virtual void Reference(const Workload& workload, const std::vector<const float*>& inputs,

@@ -66,14 +66,21 @@ std::optional<std::pair<BestConfig, double>> Fallback(const HistoryQueries& quer
 
 }  // namespace
 
-std::optional<BestConfig> FindBestConfig(const BestQuery& query) {
+std::optional<BestConfig> FindBestConfig(const BestQuery& query) { return FindBestConfig(query, nullptr); }
+
+std::optional<BestConfig> FindBestConfig(const BestQuery& query,
+                                         const std::function<bool(const DeviceInfo&)>& accept_device) {
   auto store = SqliteHistoryStore::Open(query.db);
   const HistoryQueries queries(*store);
   const auto devices = queries.Devices();
   std::vector<const std::pair<int64_t, DeviceInfo>*> chosen;
-  for (const auto& d : devices)
-    if (query.device.empty() || d.second.Fingerprint().find(query.device) != std::string::npos) chosen.push_back(&d);
-  if (!query.device.empty() && chosen.empty())
+  bool fragment_matched = false;
+  for (const auto& d : devices) {
+    if (!query.device.empty() && d.second.Fingerprint().find(query.device) == std::string::npos) continue;
+    fragment_matched = true;
+    if (!accept_device || accept_device(d.second)) chosen.push_back(&d);
+  }
+  if (!query.device.empty() && !fragment_matched)
     throw UserError("no device matching '" + query.device + "' in " + query.db);
 
   const int64_t workload_id = queries.WorkloadId(query.workload.Key());

@@ -3,10 +3,12 @@
 // fastest verified trial of exactly this workload when the history has one, else a fallback
 // adapted from the most similar recorded workload of the same operator and template. Reads
 // the database only; needs no OpenCL device.
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/device_info.h"
 #include "core/workload.h"
 
 namespace tt {
@@ -33,5 +35,10 @@ struct BestConfig {
 // nullopt when the history holds nothing usable for the workload. Throws UserError for a
 // database that cannot be opened, an unknown template, or a device that matches nothing.
 std::optional<BestConfig> FindBestConfig(const BestQuery& query);
+// The same over only the recorded devices (matching query.device) that `accept_device`
+// accepts: the runtime asks for its own device, then for devices of the same name, of the
+// same type, ... (src/runtime/history_source.cpp).
+std::optional<BestConfig> FindBestConfig(const BestQuery& query,
+                                         const std::function<bool(const DeviceInfo&)>& accept_device);
 
 }  // namespace tt

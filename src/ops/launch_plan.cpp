@@ -1,0 +1,110 @@
+#include "ops/launch_plan.h"
+
+#include <stdexcept>
+
+#include "ops/channel_blocking.h"
+#include "ops/conv_shape.h"
+
+namespace tt {
+namespace {
+
+// The plain layouts of an operator's buffers, in Buffers() order (inputs, then the output).
+std::vector<BufferLayout> PlainLayouts(const Workload& w, size_t count) {
+  using L = TensorLayout;
+  if (w.op == "gemm") {
+    const int64_t m = w.Dim("m"), n = w.Dim("n"), k = w.Dim("k");
+    return {{L::kRowMajor, {m, k}}, {L::kRowMajor, {k, n}}, {L::kRowMajor, {m, n}}};
+  }
+  if (w.op == "batch_matmul") {
+    const int64_t b = w.Dim("b"), m = w.Dim("m"), n = w.Dim("n"), k = w.Dim("k");
+    const bool ta = w.Dim("transpose_a") != 0, tb = w.Dim("transpose_b") != 0;
+    return {{L::kRowMajor, ta ? std::vector<int64_t>{b, k, m} : std::vector<int64_t>{b, m, k}},
+            {L::kRowMajor, tb ? std::vector<int64_t>{b, n, k} : std::vector<int64_t>{b, k, n}},
+            {L::kRowMajor, {b, m, n}}};
+  }
+  if (w.op == "conv2d" || w.op == "depthwise_conv2d") {
+    const ConvShape s = ConvShape::Of(w);
+    const int64_t weight_ci = w.op == "conv2d" ? s.ci : 1;
+    return {{L::kNCHW, {s.n, s.ci, s.h, s.w}}, {L::kOIHW, {s.co, weight_ci, s.kh, s.kw}},
+            {L::kNCHW, {s.n, s.co, s.oh, s.ow}}};
+  }
+  return std::vector<BufferLayout>(count, BufferLayout{});  // flat buffers (selftest)
+}
+
+TensorLayout Blocked(TensorLayout plain) {
+  if (plain == TensorLayout::kNCHW) return TensorLayout::kNCHW16c;
+  if (plain == TensorLayout::kOIHW) return TensorLayout::kOIHW16o;
+  throw std::logic_error("only NCHW and OIHW buffers have a channel-blocked layout");
+}
+
+}  // namespace
+
+std::string_view LayoutName(TensorLayout layout) {
+  switch (layout) {
+    case TensorLayout::kRowMajor: return "row-major";
+    case TensorLayout::kNCHW: return "NCHW";
+    case TensorLayout::kNCHW16c: return "NCHW16c";
+    case TensorLayout::kOIHW: return "OIHW";
+    case TensorLayout::kOIHW16o: return "OIHW16o";
+  }
+  return "?";
+}
+
+bool ParseLayoutName(std::string_view name, TensorLayout& out) {
+  for (const TensorLayout l : {TensorLayout::kRowMajor, TensorLayout::kNCHW, TensorLayout::kNCHW16c,
+                               TensorLayout::kOIHW, TensorLayout::kOIHW16o})
+    if (LayoutName(l) == name) {
+      out = l;
+      return true;
+    }
+  return false;
+}
+
+TensorLayout PlainLayout(TensorLayout layout) {
+  if (layout == TensorLayout::kNCHW16c) return TensorLayout::kNCHW;
+  if (layout == TensorLayout::kOIHW16o) return TensorLayout::kOIHW;
+  return layout;
+}
+
+size_t LayoutElements(TensorLayout layout, const std::vector<int64_t>& dims) {
+  if (layout == TensorLayout::kNCHW16c || layout == TensorLayout::kOIHW16o) {
+    if (dims.size() != 4) throw std::invalid_argument("a channel-blocked layout has four dimensions");
+    // NCHW16c blocks dimension 1 (C) of N; OIHW16o blocks dimension 0 (O) of a single "batch".
+    return layout == TensorLayout::kNCHW16c
+               ? static_cast<size_t>(BlockedElements(dims[0], dims[1], dims[2] * dims[3]))
+               : static_cast<size_t>(BlockedElements(1, dims[0], dims[1] * dims[2] * dims[3]));
+  }
+  size_t elements = 1;
+  for (const int64_t d : dims) elements *= static_cast<size_t>(d);
+  return elements;
+}
+
+std::vector<BufferLayout> BufferLayouts(const KernelTemplate& kernel, const Workload& workload) {
+  const std::vector<BufferSpec> specs = kernel.Buffers(workload);
+  std::vector<BufferLayout> layouts = PlainLayouts(workload, specs.size());
+  if (layouts.size() != specs.size()) throw std::logic_error("buffer count differs from the operator's");
+  for (const size_t i : kernel.ChannelBlockedBuffers()) layouts.at(i).layout = Blocked(layouts[i].layout);
+  for (size_t i = 0; i < specs.size(); ++i)
+    if (layouts[i].dims.empty()) layouts[i].dims = {static_cast<int64_t>(specs[i].elements)};
+  return layouts;
+}
+
+LaunchPlan PlanLaunch(const KernelTemplate& kernel, const Workload& workload, const ConfigSpace& space,
+                      const Config& config) {
+  LaunchPlan plan;
+  plan.build_options = kernel.BuildOptions(workload, space, config);
+  const std::vector<BufferSpec> buffers = kernel.Buffers(workload);
+  KernelStep main{std::string(kernel.kernel_name()), kernel.Geometry(workload, space, config), {}};
+  for (size_t i = 0; i < buffers.size(); ++i) main.args.push_back(static_cast<int>(i));
+  if (const auto pre = kernel.PrePassOf(workload, space, config)) {
+    if (pre->input >= buffers.size() || buffers[pre->input].is_output)
+      throw std::logic_error("the pre-pass of " + std::string(kernel.name()) + " does not read an input buffer");
+    plan.scratch_elements = pre->scratch_elements;
+    plan.steps.push_back({pre->kernel_name, pre->geometry, {static_cast<int>(pre->input), kScratchArg}});
+    main.args[pre->input] = kScratchArg;
+  }
+  plan.steps.push_back(std::move(main));
+  return plan;
+}
+
+}  // namespace tt

@@ -1,0 +1,236 @@
+// Kernel packs: what `tensortune export-kernels` writes and KernelPack::Load reads back, with
+// no database. A directory holding manifest.json and kernels/NN_<sketch>.cl; the manifest
+// carries a checksum over everything it says, and a hash of every source file, so that an
+// edited, truncated or incomplete pack is refused rather than run.
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "core/errors.h"
+#include "runtime/runtime_internal.h"
+
+namespace tensortune {
+
+using tt::runtime::kManifestName;
+using tt::runtime::kPackFormat;
+using tt::runtime::kPackVersion;
+using Json = nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+Json DeviceJson(const DeviceDescription& d) {
+  return {{"platform", d.platform}, {"name", d.name}, {"driver_version", d.driver_version}, {"type", d.type},
+          {"max_work_group_size", d.max_work_group_size}, {"local_mem_bytes", d.local_mem_bytes},
+          {"native_float_width", d.native_float_width}, {"fingerprint", d.fingerprint()}};
+}
+
+DeviceDescription DeviceFromJson(const Json& j) {
+  DeviceDescription d;
+  d.platform = j.at("platform").get<std::string>();
+  d.name = j.at("name").get<std::string>();
+  d.driver_version = j.at("driver_version").get<std::string>();
+  d.type = j.at("type").get<std::string>();
+  d.max_work_group_size = j.at("max_work_group_size").get<size_t>();
+  d.local_mem_bytes = j.at("local_mem_bytes").get<size_t>();
+  d.native_float_width = j.at("native_float_width").get<unsigned>();
+  return d;
+}
+
+Origin OriginFromName(const std::string& name) {
+  for (Origin o : {Origin::kExact, Origin::kSimilarWorkload, Origin::kOtherDevice, Origin::kDefault, Origin::kOverride})
+    if (name == ToString(o)) return o;
+  throw std::invalid_argument("unknown origin '" + name + "'");
+}
+
+Layout LayoutFromName(const std::string& name) {
+  tt::TensorLayout layout;
+  if (!tt::ParseLayoutName(name, layout)) throw std::invalid_argument("unknown layout '" + name + "'");
+  return tt::runtime::ToPublic(layout);
+}
+
+std::string ReadText(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::invalid_argument("cannot read " + path.string());
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Everything the manifest says but its checksum, canonically (sorted keys).
+std::string Checksum(Json manifest) {
+  manifest.erase("checksum");
+  return tt::TextHash(manifest.dump());
+}
+
+Json TaskJson(const tt::runtime::PackTask& task, const std::string& source_file) {
+  const KernelSpec& s = task.spec;
+  const Choice& c = s.choice;
+  Json arguments = Json::array();
+  for (const Argument& a : s.arguments)
+    arguments.push_back({{"name", a.name}, {"layout", ToString(a.layout)}, {"dims", a.dims}, {"elements", a.elements},
+                         {"output", a.is_output}});
+  Json launches = Json::array();
+  for (const KernelLaunch& l : s.launches) {
+    Json args = Json::array();
+    for (const int arg : l.args) args.push_back(arg == kScratchArgument ? std::string("scratch") : s.arguments.at(arg).name);
+    launches.push_back({{"kernel", l.kernel}, {"dims", l.dims}, {"global", l.global}, {"local", l.local}, {"args", args}});
+  }
+  return {{"workload", s.workload}, {"layers", task.layers}, {"weight", task.weight},
+          {"template", c.kernel_template}, {"config_key", c.config_key}, {"origin", ToString(c.origin)},
+          {"source_workload", c.source_workload}, {"source_device", c.source_device}, {"match_score", c.match_score},
+          {"recorded_gflops", c.recorded_gflops}, {"recorded_time_s", c.recorded_time_s}, {"note", c.note},
+          {"flops", s.flops}, {"source_file", source_file}, {"source_hash", tt::TextHash(s.source)},
+          {"build_options", s.build_options}, {"arguments", arguments}, {"scratch_elements", s.scratch_elements},
+          {"launches", launches}};
+}
+
+KernelSpec TaskFromJson(const Json& t, const fs::path& directory) {
+  KernelSpec s;
+  s.workload = tt::Workload::FromKey(t.at("workload").get<std::string>()).Key();
+  Choice& c = s.choice;
+  c.kernel_template = t.at("template").get<std::string>();
+  c.config_key = t.at("config_key").get<std::string>();
+  c.origin = OriginFromName(t.at("origin").get<std::string>());
+  c.source_workload = t.at("source_workload").get<std::string>();
+  c.source_device = t.at("source_device").get<std::string>();
+  c.match_score = t.at("match_score").get<double>();
+  c.recorded_gflops = t.at("recorded_gflops").get<double>();
+  c.recorded_time_s = t.at("recorded_time_s").get<double>();
+  c.note = t.at("note").get<std::string>();
+  s.flops = t.at("flops").get<double>();
+  s.build_options = t.at("build_options").get<std::string>();
+  s.scratch_elements = t.at("scratch_elements").get<size_t>();
+  for (const Json& a : t.at("arguments"))
+    s.arguments.push_back({a.at("name").get<std::string>(), LayoutFromName(a.at("layout").get<std::string>()),
+                           a.at("dims").get<std::vector<int64_t>>(), a.at("elements").get<size_t>(),
+                           a.at("output").get<bool>()});
+  for (const Json& l : t.at("launches")) {
+    KernelLaunch launch{l.at("kernel").get<std::string>(), l.at("dims").get<unsigned>(),
+                        l.at("global").get<std::array<size_t, 3>>(), l.at("local").get<std::array<size_t, 3>>(), {}};
+    for (const Json& arg : l.at("args")) {
+      const std::string name = arg.get<std::string>();
+      if (name == "scratch") {
+        launch.args.push_back(kScratchArgument);
+        continue;
+      }
+      const auto it = std::find_if(s.arguments.begin(), s.arguments.end(), [&](const Argument& a) { return a.name == name; });
+      if (it == s.arguments.end()) throw std::invalid_argument("kernel argument '" + name + "' is no buffer of the task");
+      launch.args.push_back(static_cast<int>(it - s.arguments.begin()));
+    }
+    s.launches.push_back(std::move(launch));
+  }
+  const std::string file = t.at("source_file").get<std::string>();
+  if (file.empty() || fs::path(file).is_absolute() || file.find("..") != std::string::npos)
+    throw std::invalid_argument("source file '" + file + "' is not inside the pack");
+  s.source = ReadText(directory / file);
+  if (tt::TextHash(s.source) != t.at("source_hash").get<std::string>())
+    throw std::invalid_argument(file + " is not the source that was exported (its hash differs)");
+  return s;
+}
+
+}  // namespace
+
+KernelPack KernelPack::Load(const std::string& directory) {
+  const fs::path manifest_path = fs::path(directory) / kManifestName;
+  const auto damaged = [&](const std::string& why) {
+    return Error(ErrorCode::kDamagedPack, "kernel pack " + directory + ": " + why);
+  };
+  std::error_code ec;
+  if (!fs::is_directory(directory, ec)) throw damaged("no such directory");
+  if (!fs::is_regular_file(manifest_path, ec)) throw damaged(std::string("no ") + kManifestName);
+  Json manifest;
+  try {
+    manifest = Json::parse(ReadText(manifest_path));
+  } catch (const std::exception& e) {
+    throw damaged(std::string(kManifestName) + " is not valid JSON: " + e.what());
+  }
+  KernelPack pack;
+  pack.directory_ = directory;
+  try {
+    if (!manifest.is_object() || manifest.value("format", "") != kPackFormat)
+      throw damaged(std::string(kManifestName) + " is not a tensortune kernel pack manifest");
+    const int version = manifest.at("version").get<int>();
+    if (version > kPackVersion)
+      throw damaged("format version " + std::to_string(version) + " was written by a newer tensortune (this one reads " +
+                    std::to_string(kPackVersion) + ")");
+    if (manifest.at("checksum").get<std::string>() != Checksum(manifest))
+      throw damaged(std::string(kManifestName) + " was changed after it was exported (checksum mismatch)");
+    pack.device_ = DeviceFromJson(manifest.at("device"));
+    pack.network_ = manifest.at("network").get<std::string>();
+    pack.batch_ = manifest.at("batch").get<int64_t>();
+    std::set<std::string> seen;
+    const tt::DeviceInfo device = tt::runtime::ToDeviceInfo(pack.device_);
+    for (const Json& task : manifest.at("tasks")) {
+      KernelSpec spec = TaskFromJson(task, directory);
+      if (!seen.insert(spec.workload).second) throw damaged("workload " + spec.workload + " appears twice");
+      tt::runtime::CheckSpec(spec, device, ErrorCode::kDamagedPack);
+      pack.kernels_.push_back(std::move(spec));
+    }
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw damaged(e.what());
+  }
+  return pack;
+}
+
+const KernelSpec* KernelPack::Find(const std::string& workload_key) const {
+  for (const KernelSpec& k : kernels_)
+    if (k.workload == workload_key) return &k;
+  return nullptr;
+}
+
+}  // namespace tensortune
+
+namespace tt::runtime {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+using tensortune::Checksum;
+using tensortune::DeviceJson;
+using tensortune::TaskJson;
+
+void WritePack(const std::string& directory, const tensortune::DeviceDescription& device, const std::string& network,
+               int64_t batch, const std::vector<PackTask>& tasks) {
+  std::error_code ec;
+  const fs::path target(directory);
+  if (fs::exists(target, ec) && !(fs::is_directory(target, ec) && fs::is_empty(target, ec)))
+    throw UserError("output directory " + directory + " exists and is not empty");
+  const fs::path partial = target.string() + ".partial-" + std::to_string(::getpid());
+  fs::remove_all(partial, ec);
+  if (!fs::create_directories(partial / "kernels", ec))
+    throw UserError("cannot create " + partial.string() + ": " + ec.message());
+  try {
+    Json list = Json::array();
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      char prefix[32];
+      std::snprintf(prefix, sizeof prefix, "%02zu_", i);
+      const std::string file = "kernels/" + std::string(prefix) + tasks[i].spec.choice.kernel_template + ".cl";
+      std::ofstream out(partial / file, std::ios::binary);
+      out << tasks[i].spec.source;
+      if (!out.flush()) throw EnvironmentError("cannot write " + (partial / file).string());
+      list.push_back(TaskJson(tasks[i], file));
+    }
+    Json manifest = {{"format", kPackFormat}, {"version", kPackVersion}, {"network", network}, {"batch", batch},
+                     {"device", DeviceJson(device)}, {"tasks", list}};
+    manifest["checksum"] = Checksum(manifest);
+    std::ofstream out(partial / kManifestName, std::ios::binary);
+    out << manifest.dump(2) << "\n";
+    if (!out.flush()) throw EnvironmentError("cannot write " + (partial / kManifestName).string());
+    out.close();
+    if (fs::exists(target, ec)) fs::remove(target, ec);  // an empty directory
+    fs::rename(partial, target, ec);
+    if (ec) throw EnvironmentError("cannot move " + partial.string() + " to " + directory + ": " + ec.message());
+  } catch (...) {
+    fs::remove_all(partial, ec);
+    throw;
+  }
+}
+
+}  // namespace tt::runtime

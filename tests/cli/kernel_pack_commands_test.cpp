@@ -1,0 +1,175 @@
+// End to end on the default OpenCL device: run-network and export-kernels on a small network
+// whose history holds chosen sketches, so that layouts change from layer to layer.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "run_program.h"
+#include "runtime/runtime_test_support.h"
+
+namespace tt {
+namespace {
+
+using testing::RunProgram;
+using testing::ScratchDir;
+
+const std::string kProgram = TENSORTUNE_BIN;
+
+// conv2d_oc_vec (NCHW in and out) -> depthwise_conv2d_nchwc (NCHW16c) twice -> conv2d_oc_vec:
+// two device-side layout conversions; then a GEMM whose config runs the pack_b pre-pass.
+const char* kNetwork = R"({"name": "mixed", "layers": [
+  {"name": "stem", "op": "conv2d", "shape": "n={batch},ci=3,h=12,w=12,co=20,kh=3,kw=3,stride=1,pad=1"},
+  {"name": "dw", "op": "depthwise_conv2d", "shape": "n={batch},c=20,h=12,w=12,kh=3,kw=3,stride=1,pad=1", "repeat": 2},
+  {"name": "pw", "op": "conv2d", "shape": "n={batch},ci=20,h=12,w=12,co=24,kh=1,kw=1,stride=1,pad=0"},
+  {"name": "fc", "op": "gemm", "shape": "{batch*8},40,24"}]})";
+
+struct MixedNetwork {
+  ScratchDir dir;
+  std::string network, db;
+};
+
+// The network file and a history of the default device holding one chosen config per layer.
+void Prepare(MixedNetwork& s, bool with_fc = true) {
+  s.network = (s.dir.path() / "mixed.json").string();
+  s.db = (s.dir.path() / "h.db").string();
+  std::ofstream(s.network) << kNetwork;
+  const DeviceInfo device = ocl::EnumerateDevices().front().info;
+  const auto any = [](const ConfigSpace&, const Config&) { return true; };
+  const Workload stem = ParseWorkload("conv2d", "n=1,ci=3,h=12,w=12,co=20,kh=3,kw=3,stride=1,pad=1");
+  const Workload dw = ParseWorkload("depthwise_conv2d", "n=1,c=20,h=12,w=12,kh=3,kw=3,stride=1,pad=1");
+  const Workload pw = ParseWorkload("conv2d", "n=1,ci=20,h=12,w=12,co=24,kh=1,kw=1,stride=1,pad=0");
+  const Workload fc = ParseWorkload("gemm", "8,40,24");
+  testing::Record(s.db, stem, "conv2d_oc_vec", testing::FindConfig(stem, "conv2d_oc_vec", device, any), device, 5);
+  testing::Record(s.db, dw, "depthwise_conv2d_nchwc", testing::FindConfig(dw, "depthwise_conv2d_nchwc", device, any),
+                  device, 2);
+  testing::Record(s.db, pw, "conv2d_oc_vec", testing::FindConfig(pw, "conv2d_oc_vec", device, any), device, 4);
+  if (with_fc)
+    testing::Record(s.db, fc, "gemm_tiled", testing::FindConfig(fc, "gemm_tiled", device, [](const ConfigSpace& sp, const Config& c) {
+                      return sp.Scalar(c, "pack_b") == 1;
+                    }),
+                    device, 1);
+}
+
+const std::string kQuick = " --min-time 0.02 --min-runs 2";
+
+TEST(RunNetworkCommand, ChainsLayersThroughLayoutConversionsChecksEachAndTimesTheWhole) {
+  MixedNetwork s;
+  Prepare(s);
+  const auto r = RunProgram(kProgram + " run-network " + s.network + " --db " + s.db + kQuick + " --json", s.dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["layers_total"], 5);
+  EXPECT_EQ(j["conversions"], 2) << "NCHW -> NCHW16c before the depthwise layers, and back after them";
+  EXPECT_TRUE(j["verified"].get<bool>());
+  EXPECT_GT(j["measured_latency_s"].get<double>(), 0);
+  EXPECT_EQ(j["estimated_layers"], 5);
+  // 2 FLOP per MAC at the recorded GFLOPS: stem 5, dw 2 (twice), pw 4, fc 1.
+  const double expected = 2.0 * (20 * 144 * 27) / 5e9 + 2 * 2.0 * (20 * 144 * 9) / 2e9 + 2.0 * (24 * 144 * 20) / 4e9 +
+                          2.0 * (8 * 40 * 24) / 1e9;
+  EXPECT_NEAR(j["estimated_latency_s"].get<double>(), expected, expected * 1e-9);
+  const std::vector<std::string> sketches{"conv2d_oc_vec", "depthwise_conv2d_nchwc", "depthwise_conv2d_nchwc",
+                                          "conv2d_oc_vec", "gemm_tiled"};
+  const std::vector<bool> chained{false, true, true, true, false};
+  for (size_t i = 0; i < 5; ++i) {
+    const auto& layer = j["layers"][i];
+    EXPECT_EQ(layer["template"], sketches[i]);
+    EXPECT_EQ(layer["origin"], "exact");
+    EXPECT_EQ(layer["check"], "ok") << layer.dump();
+    EXPECT_EQ(layer["chained"], chained[i]) << layer["layer"];
+  }
+
+  const auto text = RunProgram(kProgram + " run-network " + s.network + " --db " + s.db + kQuick, s.dir.path());
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("measured latency: "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("estimated latency (tune-network"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("2 layout conversions"), std::string::npos) << text.out;
+}
+
+TEST(RunNetworkCommand, FallbacksAreLabelledAndExactOnlyRefusesThem) {
+  MixedNetwork s;
+  Prepare(s, /*with_fc=*/false);
+  const auto r = RunProgram(kProgram + " run-network " + s.network + " --db " + s.db + kQuick, s.dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("| fc | gemm:m=8,n=40,k=24 | gemm_tiled | default |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 of 4 kernels are fallbacks"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("over 4 of 5 layers (fallbacks have no estimate)"), std::string::npos) << r.out;
+
+  const auto strict = RunProgram(kProgram + " run-network " + s.network + " --db " + s.db + kQuick + " --exact-only",
+                                 s.dir.path());
+  EXPECT_EQ(strict.exit_code, 1) << strict.out << strict.err;
+  EXPECT_NE(strict.err.find("gemm:m=8,n=40,k=24"), std::string::npos) << strict.err;
+  EXPECT_EQ(strict.out, "");
+}
+
+TEST(ExportKernelsCommand, WritesAPackThatRunsWithoutTheDatabase) {
+  MixedNetwork s;
+  Prepare(s);
+  const auto pack = s.dir.path() / "pack";
+  const auto e = RunProgram(kProgram + " export-kernels " + s.network + " --db " + s.db + " --out " + pack.string(),
+                            s.dir.path());
+  ASSERT_EQ(e.exit_code, 0) << e.out << e.err;
+  EXPECT_NE(e.out.find("wrote " + pack.string() + "/manifest.json and 4 kernel sources"), std::string::npos) << e.out;
+  const auto manifest = nlohmann::json::parse(testing::ReadFile(pack / "manifest.json"));
+  ASSERT_EQ(manifest["tasks"].size(), 4u);
+  EXPECT_EQ(manifest["tasks"][1]["weight"], 2);
+  EXPECT_EQ(manifest["tasks"][1]["arguments"][0]["layout"], "NCHW16c");
+  EXPECT_EQ(manifest["tasks"][3]["launches"][0]["kernel"], "pack_b");
+  EXPECT_EQ(manifest["tasks"][3]["launches"][1]["args"], (nlohmann::json{"A", "scratch", "C"}));
+  for (const auto& t : manifest["tasks"]) EXPECT_TRUE(std::filesystem::exists(pack / t["source_file"].get<std::string>()));
+
+  const auto from_db = RunProgram(kProgram + " run-network " + s.network + " --db " + s.db + kQuick + " --json", s.dir.path());
+  std::filesystem::rename(s.db, s.dir.path() / "elsewhere.db");
+  const auto from_pack =
+      RunProgram(kProgram + " run-network " + s.network + " --pack " + pack.string() + kQuick + " --json", s.dir.path());
+  ASSERT_EQ(from_pack.exit_code, 0) << from_pack.out << from_pack.err;
+  const auto a = nlohmann::json::parse(from_db.out), b = nlohmann::json::parse(from_pack.out);
+  EXPECT_TRUE(b["verified"].get<bool>());
+  EXPECT_EQ(b["conversions"], 2);
+  for (size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(a["layers"][i]["config_key"], b["layers"][i]["config_key"]);
+    EXPECT_EQ(b["layers"][i]["check"], "ok");
+  }
+  EXPECT_DOUBLE_EQ(a["estimated_latency_s"].get<double>(), b["estimated_latency_s"].get<double>());
+
+  // The directory is written whole or not at all, and never over something else.
+  const auto again = RunProgram(kProgram + " export-kernels " + s.network + " --db " + (s.dir.path() / "elsewhere.db").string() +
+                                    " --out " + pack.string(),
+                                s.dir.path());
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_NE(again.err.find("exists and is not empty"), std::string::npos) << again.err;
+}
+
+TEST(ExportKernelsCommand, RefusesWhatItCannotExportAndDamagedPacksAreRefused) {
+  MixedNetwork s;
+  Prepare(s, /*with_fc=*/false);
+  const auto pack = s.dir.path() / "pack";
+  const auto strict = RunProgram(kProgram + " export-kernels " + s.network + " --db " + s.db + " --exact-only --out " +
+                                     pack.string(),
+                                 s.dir.path());
+  EXPECT_EQ(strict.exit_code, 1) << strict.out << strict.err;
+  EXPECT_NE(strict.err.find("nothing written"), std::string::npos) << strict.err;
+  EXPECT_FALSE(std::filesystem::exists(pack));
+
+  const auto unknown = RunProgram(kProgram + " export-kernels " + s.network + " --db " + s.db +
+                                      " --device no-such-device --out " + pack.string(),
+                                  s.dir.path());
+  testing::ExpectRefusal(unknown, "no device matching 'no-such-device'", pack);
+  testing::ExpectRefusal(RunProgram(kProgram + " run-network " + s.network + " --db " + s.db + " --pack " + pack.string(),
+                                    s.dir.path()),
+                         "either --db", pack);
+
+  ASSERT_EQ(RunProgram(kProgram + " export-kernels " + s.network + " --db " + s.db + " --out " + pack.string(), s.dir.path())
+                .exit_code,
+            0);
+  std::string text = testing::ReadFile(pack / "manifest.json");
+  text.replace(text.find("\"weight\": 2"), 11, "\"weight\": 3");
+  std::ofstream(pack / "manifest.json", std::ios::trunc) << text;
+  const auto damaged = RunProgram(kProgram + " run-network " + s.network + " --pack " + pack.string(), s.dir.path());
+  EXPECT_EQ(damaged.exit_code, 2);
+  EXPECT_NE(damaged.err.find("changed after it was exported"), std::string::npos) << damaged.err;
+  EXPECT_EQ(std::count(damaged.err.begin(), damaged.err.end(), '\n'), 1) << damaged.err;
+}
+
+}  // namespace
+}  // namespace tt
