@@ -8,10 +8,13 @@
 # layer is timed with oneDNN (dnnl_conv) and every gemm with oneDNN's sgemm (dnnl_sgemm), once
 # per distinct layer, and summed over the network's layers (repeats counted). Layers oneDNN
 # has no call for (batch_matmul, dilated convolutions) are left out of both sides of the
-# ratio. Everything runs on THREADS threads (POCL's too), pinned to CPUS with taskset.
+# ratio. Everything runs on THREADS threads (POCL's too), pinned to CPUS with taskset. The two
+# sides alternate for ROUNDS rounds (the whole network, then every layer with oneDNN); every
+# figure is the median over the rounds, so a burst of load on the machine hits both sides.
 #
-# Environment: THREADS (1), CPUS (0), MIN_TIME (1 s of whole-network runs), BUILD_DIR
-# (build-bench), SKIP_BUILD=1 to use an existing build. Nothing else should run meanwhile.
+# Environment: THREADS (1), CPUS (0), MIN_TIME (1 s of whole-network runs), ROUNDS (3),
+# BUILD_DIR (build-bench), SKIP_BUILD=1 to use an existing build. Nothing else should run
+# meanwhile.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +25,7 @@ db=$2
 build="${BUILD_DIR:-build-bench}"
 threads="${THREADS:-1}"
 cpus="${CPUS:-0}"
+rounds="${ROUNDS:-3}"
 
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
   tools/install-deps.sh --bench >&2
@@ -34,11 +38,14 @@ done
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/tt-run-network.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
-POCL_MAX_PTHREAD_COUNT="$threads" taskset -c "$cpus" "$build/bin/tensortune" run-network "$network" --db "$db" \
-  --min-time "${MIN_TIME:-1}" --json >"$work/run.json"
+run_network() {  # $1: the file for run-network's JSON
+  POCL_MAX_PTHREAD_COUNT="$threads" taskset -c "$cpus" "$build/bin/tensortune" run-network "$network" --db "$db" \
+    --min-time "${MIN_TIME:-1}" --json >"$1"
+}
+run_network "$work/run_1.json"
 
 # One line per distinct layer workload: key, op, then the library's arguments.
-python3 - "$work/run.json" >"$work/calls.tsv" <<'PY'
+python3 - "$work/run_1.json" >"$work/calls.tsv" <<'PY'
 import json, sys
 seen = set()
 for layer in json.load(open(sys.argv[1]))["layers"]:
@@ -59,42 +66,59 @@ for layer in json.load(open(sys.argv[1]))["layers"]:
     print(f"{key}\t{args}")
 PY
 
-while IFS=$'\t' read -r key call; do
-  [[ -n "$call" ]] || { echo "$key: no oneDNN call, left out" >&2; continue; }
-  read -r program args <<<"$call"
-  echo "$program $args $threads" >&2
-  # shellcheck disable=SC2086  # args is a list of numbers
-  OMP_NUM_THREADS="$threads" taskset -c "$cpus" "$build/bin/$program" $args "$threads" >"$work/lib.json"
-  python3 -c 'import json,sys; print(sys.argv[1] + "\t" + str(json.load(open(sys.argv[2]))["median_s"]))' \
-    "$key" "$work/lib.json" >>"$work/lib.tsv"
-done <"$work/calls.tsv"
+time_libraries() {  # $1: the file for this round's per-layer medians
+  while IFS=$'\t' read -r key call; do
+    [[ -n "$call" ]] || { echo "$key: no oneDNN call, left out" >&2; continue; }
+    read -r program args <<<"$call"
+    # shellcheck disable=SC2086  # args is a list of numbers
+    OMP_NUM_THREADS="$threads" taskset -c "$cpus" "$build/bin/$program" $args "$threads" >"$work/lib.json"
+    python3 -c 'import json,sys; print(sys.argv[1] + "\t" + str(json.load(open(sys.argv[2]))["median_s"]))' \
+      "$key" "$work/lib.json" >>"$1"
+  done <"$work/calls.tsv"
+}
+for ((r = 1; r <= rounds; ++r)); do
+  echo "round $r of $rounds" >&2
+  ((r == 1)) || run_network "$work/run_$r.json"
+  time_libraries "$work/lib_$r.tsv"
+done
 
-python3 - "$work/run.json" "$work/lib.tsv" "$network" "$threads" <<'PY'
-import json, sys
-run = json.load(open(sys.argv[1]))
-lib = {}
-for line in open(sys.argv[2]):
-    key, seconds = line.rstrip("\n").split("\t")
-    lib[key] = float(seconds)
-network, threads = sys.argv[3], sys.argv[4]
-print(f"{network}, batch {run['batch']}, {threads} thread(s), {run['device']}\n")
-print("| # | layer | sketch | origin | tensortune ms (in the run) | oneDNN ms |")
-print("|---|---|---|---|---|---|")
+python3 - "$work" "$rounds" "$network" "$threads" <<'PY'
+import json, statistics, sys
+work, rounds, network, threads = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+runs = [json.load(open(f"{work}/run_{r}.json")) for r in range(1, rounds + 1)]
+libs = []
+for r in range(1, rounds + 1):
+    lib = {}
+    for line in open(f"{work}/lib_{r}.tsv"):
+        key, seconds = line.rstrip("\n").split("\t")
+        lib[key] = float(seconds)
+    libs.append(lib)
+med = statistics.median
+run = runs[0]
+print(f"{network}, batch {run['batch']}, {threads} thread(s), {run['device']}, medians of {rounds} alternating rounds\n")
+print("| # | layer | sketch | origin | tensortune ms (in the run) | oneDNN ms | oneDNN / tensortune |")
+print("|---|---|---|---|---|---|---|")
 covered_tt = covered_lib = 0.0
 for i, layer in enumerate(run["layers"]):
     key = layer["workload"]
-    lib_ms = f"{lib[key] * 1e3:.3f}" if key in lib else "-"
-    if key in lib:
-        covered_tt += layer["measured_time_s"]
-        covered_lib += lib[key]
-    print(f"| {i} | {layer['layer']} | {layer['template']} | {layer['origin']} | "
-          f"{layer['measured_time_s'] * 1e3:.3f} | {lib_ms} |")
+    tt = med(r["layers"][i]["measured_time_s"] for r in runs)
+    if key in libs[0]:
+        lib = med(l[key] for l in libs)
+        covered_tt += tt
+        covered_lib += lib
+        lib_ms, ratio = f"{lib * 1e3:.3f}", f"{lib / tt:.2f}"
+    else:
+        lib_ms = ratio = "-"
+    print(f"| {i} | {layer['layer']} | {layer['template']} | {layer['origin']} | {tt * 1e3:.3f} | {lib_ms} | {ratio} |")
 print()
-print(f"tensortune measured: {run['measured_latency_s'] * 1e3:.2f} ms for the whole network (wall clock, "
-      f"{run['conversions']} layout conversions included, {run['conversions_latency_s'] * 1e3:.2f} ms of them)")
+measured = med(r["measured_latency_s"] for r in runs)
+print(f"tensortune measured: {measured * 1e3:.2f} ms for the whole network (wall clock, "
+      f"{run['conversions']} layout conversions included, "
+      f"{med(r['conversions_latency_s'] for r in runs) * 1e3:.2f} ms of them)")
 print(f"tune-network estimate: {run['estimated_latency_s'] * 1e3:.2f} ms over {run['estimated_layers']} of "
       f"{run['layers_total']} layers")
 if covered_lib > 0:
     print(f"layers oneDNN computes: tensortune {covered_tt * 1e3:.2f} ms (kernel times in the run) vs oneDNN "
-          f"{covered_lib * 1e3:.2f} ms (sum of per-layer medians): {covered_tt / covered_lib:.2f}x")
+          f"{covered_lib * 1e3:.2f} ms (sum of per-layer medians): oneDNN's speed / tensortune's = "
+          f"{covered_lib / covered_tt:.2f}x")
 PY

@@ -7,8 +7,8 @@ function(tt_embed out_var)
   add_custom_command(
     OUTPUT "${output}"
     COMMAND ${CMAKE_COMMAND} -DSYMBOL=${ARG_SYMBOL} -DOUTPUT=${output} "-DINPUTS=${inputs}"
-            -P ${PROJECT_SOURCE_DIR}/tools/embed.cmake
-    DEPENDS ${ARG_FILES} ${PROJECT_SOURCE_DIR}/tools/embed.cmake
+            -P ${PROJECT_SOURCE_DIR}/tools/embed_files.cmake
+    DEPENDS ${ARG_FILES} ${PROJECT_SOURCE_DIR}/tools/embed_files.cmake
     COMMENT "Embedding ${ARG_SYMBOL}"
     VERBATIM)
   set(${out_var} "${output}" PARENT_SCOPE)
