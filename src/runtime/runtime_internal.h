@@ -18,7 +18,6 @@ Workload ToWorkload(const tensortune::Workload& workload);
 tensortune::Workload ToPublic(const Workload& workload);
 DeviceInfo ToDeviceInfo(const tensortune::DeviceDescription& device);
 tensortune::DeviceDescription ToDescription(const DeviceInfo& device);
-DeviceLimits LimitsOf(const DeviceInfo& device);
 tensortune::Layout ToPublic(TensorLayout layout);
 TensorLayout ToInternal(tensortune::Layout layout);
 

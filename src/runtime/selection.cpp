@@ -143,10 +143,6 @@ tensortune::DeviceDescription ToDescription(const DeviceInfo& d) {
   return {d.platform, d.name, d.driver_version, d.type, d.max_work_group_size, d.local_mem_bytes, d.native_float_width};
 }
 
-DeviceLimits LimitsOf(const DeviceInfo& device) {
-  return {device.max_work_group_size, device.local_mem_bytes, device.native_float_width};
-}
-
 tensortune::Layout ToPublic(TensorLayout layout) {
   switch (layout) {
     case TensorLayout::kRowMajor: return tensortune::Layout::kRowMajor;

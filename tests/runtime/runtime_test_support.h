@@ -79,10 +79,6 @@ class ClEnvironment {
   std::vector<cl_mem> buffers_;
 };
 
-inline DeviceLimits LimitsOf(const DeviceInfo& d) {
-  return {d.max_work_group_size, d.local_mem_bytes, d.native_float_width};
-}
-
 // Records `key` as an ok trial of (workload, template) on `device` at `gflops`.
 inline void Record(const std::string& db, const Workload& w, const std::string& template_name, const std::string& key,
                    const DeviceInfo& device, double gflops = 10) {
