@@ -25,17 +25,21 @@ TOP = 58
 FONT = "font-family='sans-serif'"
 
 
-def nice_max(value):
-    """The smallest of 1, 2, 2.5, 5 x 10^k at or above value."""
-    step = 1.0
-    while step * 10 < value:
-        step *= 10
-    while step > value:
-        step /= 10
-    for m in (1, 2, 2.5, 5, 10):
-        if step * m >= value:
-            return step * m
-    return step * 10
+# Axis ends as multiples of a power of ten, with the number of ticks that gives round steps.
+NICE = [(1, 5), (1.2, 6), (1.5, 6), (2, 4), (2.5, 5), (3, 6), (4, 4), (5, 5), (6, 6), (8, 4), (10, 5)]
+
+
+def nice_axis(value):
+    """The smallest nice axis end at or above value, and its tick count."""
+    power = 1.0
+    while power * 10 < value:
+        power *= 10
+    while power > value:
+        power /= 10
+    for m, ticks in NICE:
+        if power * m >= value:
+            return power * m, ticks
+    return power * 10, 5
 
 
 def bar_chart(section):
@@ -43,7 +47,7 @@ def bar_chart(section):
     rows = section["rows"]
     marks = section.get("marks", [])
     top_value = max([v for r in rows for v in r["values"]] + marks)
-    x_max = nice_max(top_value * 1.05)
+    x_max, ticks = nice_axis(top_value * 1.05)
     row_h = len(series) * (BAR_H + BAR_GAP) + ROW_GAP
     plot_h = len(rows) * row_h
     legend_h = 18 * len(series) if len(series) > 1 else 0
@@ -61,12 +65,11 @@ def bar_chart(section):
         f"<text x='10' y='38' fill='#555'>{escape(section['source'])}</text>",
     ]
     # Grid and axis ticks.
-    ticks = 5
     for i in range(ticks + 1):
         v = x_max * i / ticks
         xv = x(v)
         out.append(f"<line x1='{xv:.1f}' y1='{TOP - 4}' x2='{xv:.1f}' y2='{TOP + plot_h}' stroke='#ddd'/>")
-        out.append(f"<text x='{xv:.1f}' y='{TOP + plot_h + 14}' text-anchor='middle'>{v:g}</text>")
+        out.append(f"<text x='{xv:.1f}' y='{TOP + plot_h + 14}' text-anchor='middle'>{round(v, 6):g}</text>")
     out.append(
         f"<text x='{LABEL_W + PLOT_W / 2:.1f}' y='{TOP + plot_h + 30}' text-anchor='middle'>"
         f"{escape(section['unit'])}</text>"
@@ -87,7 +90,8 @@ def bar_chart(section):
             w = x(value) - LABEL_W
             colour = COLOURS[s % len(COLOURS)]
             out.append(f"<rect x='{LABEL_W}' y='{y:.1f}' width='{w:.1f}' height='{BAR_H}' fill='{colour}'/>")
-            out.append(f"<text x='{x(value) + 4:.1f}' y='{y + BAR_H - 2:.1f}' font-size='10'>{value:g}</text>")
+            text = f"{value:.3f}" if value < 10 else f"{value:.1f}"
+            out.append(f"<text x='{x(value) + 4:.1f}' y='{y + BAR_H - 2:.1f}' font-size='10'>{text}</text>")
     out.append(f"<line x1='{LABEL_W}' y1='{TOP - 4}' x2='{LABEL_W}' y2='{TOP + plot_h}' stroke='#333'/>")
     # Legend.
     if len(series) > 1:
