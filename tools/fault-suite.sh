@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fault suite: kills, signals, concurrent writers and damaged databases against a built
 # tensortune, with counts printed as a table at the end. Too slow for the test suite; the
-# figures go to BENCHMARKS.md ("Fault suite").
+# figures go to docs/notebook.md ("Fault suite").
 #
 #   tools/fault-suite.sh            (after building: cmake --build build --target tensortune tensortune-worker)
 #

@@ -1,4 +1,4 @@
-// The contract every tuner keeps, whatever its search strategy (DESIGN.md, tests).
+// The contract every tuner keeps, whatever its search strategy (docs/architecture.md, tests).
 #include <gtest/gtest.h>
 
 #include <algorithm>
