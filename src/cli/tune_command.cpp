@@ -16,7 +16,7 @@
 #include "measure/opencl_measurer.h"
 #include "ops/kernel_template.h"
 #include "schedule/interrupt.h"
-#include "schedule/task_loop.h"
+#include "schedule/task_tuner.h"
 #include "schedule/tuner_start.h"
 #include "space/knob_schema.h"
 #include "tuners/tuner_factory.h"
@@ -134,41 +134,42 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
   auto store = SqliteHistoryStore::Open(o.db);  // the first thing that writes
 
   const TaskIds ids = store->EnsureTask(workload, kernel.Flops(workload), kernel_ref, measurer.device());
-  const TunerStart start =
-      StartTaskTuner(task, *store, ids, kernel_ref, plan.tuner, o.seed, o.tuner_options, o.retry_failed);
-  if (!o.json && !start.explanation.empty()) out << start.explanation << "\n";
-  nlohmann::json options_json = o.tuner_options;
-  RunRecorder recorder(*store, ids,
-                       {o.sweep_limit > 0 ? "sweep-" + plan.tuner : start.tuner, options_json.dump(), o.seed,
-                        o.command_line, plan.trials});
   InterruptGuard guard;
-  Budget budget(plan.trials, o.time_limit_s, guard.flag());
   Progress progress(out, plan.trials, isatty(STDOUT_FILENO) && !o.json, o.json);
   RunSummary summary;
-  summary.warm_start = start.explanation;
+  int64_t run_id = 0;
+  const auto started = [&](const TaskTuneReport& r) {
+    run_id = r.run_id;
+    summary.warm_start = r.warm_start;
+    if (!o.json && !r.warm_start.empty()) out << r.warm_start << "\n";
+  };
   const auto observe = [&](const TuningTask& t, const std::vector<Config>& configs,
                            const std::vector<MeasureResult>& results) {
-    for (size_t i = 0; i < results.size(); ++i) summary.Add(t.space(), configs[i], results[i], recorder.run_id());
+    for (size_t i = 0; i < results.size(); ++i) summary.Add(t.space(), configs[i], results[i], run_id);
     progress.Update(summary.measured, summary.failed, summary.best ? summary.best->result.gflops : 0);
   };
-  LoopEnd end;
+  TaskTuneOptions options;
+  options.tuner = plan.tuner;
+  options.tuner_options = o.tuner_options;
+  options.recorded_tuner = o.sweep_limit > 0 ? "sweep-" + plan.tuner : "";
+  options.trials = plan.trials;
+  options.batch_size = o.batch_size;
+  options.seed = o.seed;
+  options.time_limit_s = o.time_limit_s;
+  options.retry_failed = o.retry_failed;
+  options.command = o.command_line;
+  TaskTuneReport report;
   try {
-    end = RunTaskLoop(task, measurer, budget, o.batch_size, &recorder, observe);
-  } catch (const std::exception& e) {
+    report = TuneTask(*store, measurer, task, ids, kernel_ref, options, guard.flag(), observe, started);
+  } catch (const std::exception&) {
     progress.Finish();
-    recorder.End("failed", e.what());
     throw;
   }
   progress.Finish();
-  if (!end.broken.empty()) {
-    recorder.End("failed", end.broken);
-    throw EnvironmentError(end.broken + " (run " + std::to_string(recorder.run_id()) + " is marked failed; its " +
-                           std::to_string(end.measured) + " finished trials are recorded)");
-  }
+  const LoopEnd& end = report.end;
   const bool exhausted = end.exhausted || (plan.covers_space && end.measured == plan.trials);
-  recorder.End(end.interrupted ? "interrupted" : "finished");
   summary.model_fit_seconds = task.ModelFitSeconds();
-  PrintSummary(out, o, workload, kernel, measurer.device(), recorder.run_id(), summary, store->Best(ids), exhausted,
+  PrintSummary(out, o, workload, kernel, measurer.device(), run_id, summary, store->Best(ids), exhausted,
                end.interrupted);
   if (end.interrupted) return kInterruptedExitCode;
   return summary.best || exhausted ? 0 : 1;

@@ -1,0 +1,42 @@
+#include "schedule/task_tuner.h"
+
+#include <nlohmann/json.hpp>
+
+#include "core/errors.h"
+#include "schedule/budget.h"
+#include "schedule/run_recorder.h"
+#include "schedule/tuner_start.h"
+
+namespace tt {
+
+TaskTuneReport TuneTask(SqliteHistoryStore& store, Measurer& measurer, TuningTask& task, const TaskIds& ids,
+                        const TemplateRef& kernel_template, const TaskTuneOptions& o,
+                        const std::atomic<bool>* interrupt, const BatchObserver& observe,
+                        const std::function<void(const TaskTuneReport&)>& started) {
+  const TunerStart start =
+      StartTaskTuner(task, store, ids, kernel_template, o.tuner, o.seed, o.tuner_options, o.retry_failed);
+  const nlohmann::json options_json = o.tuner_options;
+  RunRecorder recorder(store, ids,
+                       {o.recorded_tuner.empty() ? start.tuner : o.recorded_tuner, options_json.dump(), o.seed,
+                        o.command, o.trials});
+  TaskTuneReport report;
+  report.run_id = recorder.run_id();
+  report.warm_start = start.explanation;
+  if (started) started(report);
+  Budget budget(o.trials, o.time_limit_s, interrupt);
+  try {
+    report.end = RunTaskLoop(task, measurer, budget, o.batch_size, &recorder, observe);
+  } catch (const std::exception& e) {
+    recorder.End("failed", e.what());
+    throw;
+  }
+  if (!report.end.broken.empty()) {
+    recorder.End("failed", report.end.broken);
+    throw EnvironmentError(report.end.broken + " (run " + std::to_string(recorder.run_id()) + " is marked failed; its " +
+                           std::to_string(report.end.measured) + " finished trials are recorded)");
+  }
+  recorder.End(report.end.interrupted ? "interrupted" : "finished");
+  return report;
+}
+
+}  // namespace tt

@@ -1,0 +1,44 @@
+#pragma once
+// tune and sweep: one task's run from start to end (its tuner made and seeded from the history,
+// a run recorded, batches measured and recorded until the budget is spent, the run ended with
+// its status), as TuneNetwork is for a network. The caller parses and renders.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+
+#include "history/sqlite_history_store.h"
+#include "measure/measurer.h"
+#include "schedule/task_loop.h"
+#include "schedule/tuning_task.h"
+
+namespace tt {
+
+struct TaskTuneOptions {
+  std::string tuner = "random";  // a tuner's name or "auto"
+  std::map<std::string, std::string> tuner_options;
+  std::string recorded_tuner;    // what the run records as its tuner; empty: the tuner's own
+  int64_t trials = 0;
+  int64_t batch_size = 8;
+  uint64_t seed = 1;
+  double time_limit_s = 0;       // > 0: stop after this many seconds
+  bool retry_failed = false;
+  std::string command;           // recorded with the run
+};
+
+struct TaskTuneReport {
+  int64_t run_id = 0;
+  std::string warm_start;  // --tuner auto: the flow taken and why; else empty
+  LoopEnd end;
+};
+
+// `task` has no tuner yet (StartTaskTuner makes it). Called with the warm start's explanation
+// before the first batch. Throws EnvironmentError when the environment breaks (the run is
+// marked failed, its finished batches recorded) and rethrows what else stops it the same way.
+TaskTuneReport TuneTask(SqliteHistoryStore& store, Measurer& measurer, TuningTask& task, const TaskIds& ids,
+                        const TemplateRef& kernel_template, const TaskTuneOptions& options,
+                        const std::atomic<bool>* interrupt, const BatchObserver& observe = {},
+                        const std::function<void(const TaskTuneReport&)>& started = {});
+
+}  // namespace tt
