@@ -154,9 +154,10 @@ TEST(TunersCommand, ListsEveryTunerWithItsOptionsAndDefaults) {
   ScratchDir dir;
   const auto r = RunProgram(kProgram + " tuners", dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* line : {"auto: ", "ga: ", "gga: ", "opevo: ", "xgb: ", "xgb-tl: ", "gbfs: ", "random: ", "grid: "})
+  for (const char* line : {"auto: ", "ga: ", "gga: ", "opevo: ", "xgb: ", "xgb-tl: ", "gbfs: ", "random: ", "grid: ", "bo: "})
     EXPECT_NE(("\n" + r.out).find(std::string("\n") + line), std::string::npos) << line << "\n" << r.out;
-  EXPECT_NE(r.out.find("pop_size              integer, at least 1; default 100"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("pop_size              integer, at least 1; default 16"), std::string::npos) << r.out;  // gga
+  EXPECT_NE(r.out.find("budget                integer, at least 0; default 0"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("threshold             number, in [0, 1]; default 0.6"), std::string::npos) << r.out;
 }
 
