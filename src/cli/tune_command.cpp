@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
+#include <filesystem>
+#include <optional>
 #include <ostream>
 
 #include "cli/option_checks.h"
@@ -16,10 +18,12 @@
 #include "measure/opencl_measurer.h"
 #include "ops/kernel_template.h"
 #include "schedule/interrupt.h"
+#include "schedule/run_recorder.h"
 #include "schedule/task_loop.h"
 #include "schedule/tuner_start.h"
 #include "space/knob_schema.h"
 #include "tuners/tuner_factory.h"
+#include "warmstart/cross_device.h"
 
 namespace tt {
 namespace {
@@ -114,6 +118,30 @@ void PrintSummary(std::ostream& out, const TuneOptions& o, const Workload& w, co
                        best_ever->result.gflops);
 }
 
+bool WantsOtherDevices(const TuneOptions& o, const RunPlan& plan) {
+  return plan.tuner != "auto" && o.sweep_limit == 0 && !(o.warm_from.size() == 1 && o.warm_from.front() == "none");
+}
+
+bool NamesDevices(const TuneOptions& o) {
+  return !o.warm_from.empty() && !(o.warm_from.size() == 1 && (o.warm_from.front() == "auto" || o.warm_from.front() == "none"));
+}
+
+// The tuner asked for, seeded with this task's history and, when `cross` holds records of
+// other devices, primed with them (auto reads the history its own way).
+TunerStart StartTuner(TuningTask& task, const SqliteHistoryStore& store, const TaskIds& ids, const TemplateRef& kernel_ref,
+                      const TuneOptions& o, const RunPlan& plan, const TunerOptionMap& tuner_options,
+                      const std::optional<CrossDeviceStart>& cross) {
+  if (!cross || cross->sources.empty())
+    return StartTaskTuner(task, store, ids, kernel_ref, plan.tuner, o.seed, tuner_options, o.retry_failed);
+  task.StartTuner([&](const ConfigSpace& space) {
+    auto tuner = MakeTuner(plan.tuner, space, o.seed, tuner_options);
+    tuner->Prime(cross->warm_start);
+    return tuner;
+  });
+  SeedFromHistory(task, store, ids, o.retry_failed);
+  return {plan.tuner, "warm start from other devices' records of this task: " + cross->Describe()};
+}
+
 }  // namespace
 
 int RunTune(const TuneOptions& o, std::ostream& out) {
@@ -127,17 +155,26 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
   ApplyPins(space, o.pins);
   CheckSpaceHasValidConfig(space, o.pins);
   const RunPlan plan = PlanRun(o, space);
-  CheckTunerChoice(plan.tuner, space, o.seed, o.tuner_options);
+  // Tuners whose defaults scale with the budget are told the trials of this run.
+  const TunerOptionMap tuner_options = WithBudget(plan.tuner, o.tuner_options, plan.trials);
+  CheckTunerChoice(plan.tuner, space, o.seed, tuner_options);
   const TemplateRef kernel_ref{std::string(kernel.name()), std::string(kernel.op()), kernel.SourceHash(),
                                KnobSchema(space)};
   TuningTask task(&kernel, workload, std::move(space));
+  if (NamesDevices(o) && !std::filesystem::exists(o.db))
+    throw UserError("--warm-from " + o.warm_from.front() + ": no history database at " + o.db);
   auto store = SqliteHistoryStore::Open(o.db);  // the first thing that writes
+  std::optional<CrossDeviceStart> cross;
+  if (WantsOtherDevices(o, plan)) {
+    CrossDeviceOptions cross_options;
+    if (NamesDevices(o)) cross_options.devices = o.warm_from;
+    cross = CrossDeviceWarmStart(*store, workload, kernel_ref, measurer.device(), cross_options);
+  }
 
   const TaskIds ids = store->EnsureTask(workload, kernel.Flops(workload), kernel_ref, measurer.device());
-  const TunerStart start =
-      StartTaskTuner(task, *store, ids, kernel_ref, plan.tuner, o.seed, o.tuner_options, o.retry_failed);
+  TunerStart start = StartTuner(task, *store, ids, kernel_ref, o, plan, tuner_options, cross);
   if (!o.json && !start.explanation.empty()) out << start.explanation << "\n";
-  nlohmann::json options_json = o.tuner_options;
+  nlohmann::json options_json = tuner_options;
   RunRecorder recorder(*store, ids,
                        {o.sweep_limit > 0 ? "sweep-" + plan.tuner : start.tuner, options_json.dump(), o.seed,
                         o.command_line, plan.trials});
