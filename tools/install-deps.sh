@@ -10,6 +10,9 @@ packages=(
   libonnx-dev libprotobuf-dev python3-onnx
 )
 [[ "${1:-}" == "--bench" ]] && packages+=(libopenblas-dev libclblast-dev libdnnl-dev)
+# Kernel Tuner's strategies side by side (bench/kernel_tuner_side_by_side.py)
+[[ "${1:-}" == "--bench-kernel-tuner" ]] &&
+  packages+=(python3-numpy python3-scipy python3-sklearn python3-pandas python3-jsonschema python3-packaging)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -3,11 +3,14 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <limits>
-#include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <tuple>
 #include <unordered_map>
@@ -22,6 +25,7 @@
 #include "ops/kernel_template.h"
 #include "schedule/task_loop.h"
 #include "tuners/tuner_factory.h"
+#include "warmstart/cross_device.h"
 
 namespace tt {
 namespace {
@@ -107,6 +111,16 @@ std::string TableRow(const std::string& tuner, const std::vector<ReplayRun>& run
   return row + fmt::format(" | {:.3f} |\n", Quantile(overhead, 0.5));
 }
 
+void WriteRun(std::ofstream& out, const std::string& space, const std::string& device, const std::string& tuner,
+              int64_t seed, const ReplayRun& run, double best_recorded) {
+  std::vector<double> fraction;
+  for (double b : run.best_so_far) fraction.push_back(std::round(1e6 * b / best_recorded) / 1e6);
+  const nlohmann::json line = {{"space", space},   {"device", device},     {"tuner", tuner},
+                               {"seed", seed},     {"fraction", fraction},
+                               {"tuner_ms_per_trial", 1e3 * run.tuner_seconds / std::max<size_t>(run.best_so_far.size(), 1)}};
+  out << line.dump() << "\n" << std::flush;
+}
+
 // How much of the valid space the recording covers: counted exactly when the space can be
 // enumerated, else estimated from a fixed sample of points.
 std::string RecordedShare(const ConfigSpace& space, int64_t valid_recorded) {
@@ -147,6 +161,7 @@ struct ReplayTarget {
   TaskIds ids;
   DeviceInfo device;
   ConfigSpace space;
+  TemplateRef kernel_template;
 };
 
 ReplayTarget BuiltInTarget(const CompareOptions& o, const SqliteHistoryStore& store) {
@@ -156,6 +171,7 @@ ReplayTarget BuiltInTarget(const CompareOptions& o, const SqliteHistoryStore& st
   t.what = t.workload.Key() + " with template " + std::string(t.kernel->name());
   const TemplateRef ref{std::string(t.kernel->name()), std::string(t.kernel->op()), t.kernel->SourceHash(), ""};
   std::tie(t.ids, t.device) = PickRecordedDevice(store.RecordedTasks(t.workload, ref), o.device, t.what);
+  t.kernel_template = ref;
   // An imported device's limits are unknown: none apply.
   t.space = t.kernel->Space(t.workload, LimitsOf(t.device));
   return t;
@@ -223,6 +239,7 @@ ReplayTarget UserTarget(const CompareOptions& o, const SqliteHistoryStore& store
   t.workload = user.workloads.front();
   t.what = "kernel " + user.kernel_template.name + "@" + fitting.front().Id() + " (" + t.workload.Key() + ")";
   std::tie(t.ids, t.device) = PickRecordedDevice(store.RecordedTasks(t.workload, user.kernel_template), o.device, t.what);
+  t.kernel_template = user.kernel_template;
   std::vector<std::string> keys;
   for (const auto& trial : store.Trials(t.ids)) keys.push_back(trial.config_key);
   t.space = UserSpaceFromJson(user.space_json, keys);
@@ -255,8 +272,21 @@ int RunCompare(const CompareOptions& o, std::ostream& out) {
     if (trial.result.ok()) ++ok, best_recorded = std::max(best_recorded, trial.result.gflops);
   }
   if (best_recorded <= 0) throw UserError("no successful trial of " + what + " is recorded");
-  for (const auto& name : o.tuners) MakeTuner(name, space, 1, {});  // unknown names fail before any work
+  std::vector<TunerSpec> specs;
+  for (const auto& word : o.tuners) {
+    specs.push_back(ParseTunerSpec(word));
+    specs.back().options = WithBudget(specs.back().name, specs.back().options, o.trials);
+    MakeTuner(specs.back().name, space, 1, specs.back().options);  // unknown names and options fail before any work
+  }
 
+  std::optional<CrossDeviceStart> cross;
+  if (!o.warm_from.empty()) {
+    CrossDeviceOptions cross_options;
+    if (!(o.warm_from.size() == 1 && o.warm_from.front() == "auto")) cross_options.devices = o.warm_from;
+    cross = CrossDeviceWarmStart(*store, workload, target.kernel_template, device, cross_options);
+    if (cross->sources.empty()) throw UserError("--warm-from auto: no other device recorded " + what);
+    out << "Warm start from " << cross->Describe() << ".\n";
+  }
   std::vector<int64_t> checkpoints;
   for (int64_t c : kCheckpoints)
     if (c <= o.trials) checkpoints.push_back(c);
@@ -271,25 +301,53 @@ int RunCompare(const CompareOptions& o, std::ostream& out) {
   for (double t : kTargets) header += fmt::format(" | to {:.0f}%", 100 * t), rule += "|---";
   out << header << " | overhead ms/trial |\n" << rule << "|---|\n";
 
+  std::optional<std::ofstream> runs_out;
+  if (!o.runs_out.empty()) {
+    runs_out.emplace(o.runs_out, std::ios::app);
+    if (!*runs_out) throw UserError("cannot write --runs-out " + o.runs_out);
+  }
   ReplayMeasurer replay(recorded);
   std::string notes;
   std::vector<double> fits;
-  for (const auto& name : o.tuners) {
-    std::vector<ReplayRun> runs;
-    for (int64_t seed = 1; seed <= o.seeds; ++seed) {
-      TuningTask task(target.kernel, workload, space, [&](const ConfigSpace& s) {
-        return MakeTuner(name, s, static_cast<uint64_t>(seed), {});
-      });
-      runs.push_back(Replay(task, replay, o));
+  std::vector<std::pair<std::string, std::pair<double, double>>> gains;  // tuner: cold and warm trials to 95%
+  for (const TunerSpec& spec : specs) {
+    for (const bool warm : {false, true}) {
+      if (warm && !cross) continue;
+      const std::string name = spec.label + (warm ? " warm" : "");
+      std::vector<ReplayRun> runs;
+      for (int64_t seed = 1; seed <= o.seeds; ++seed) {
+        TuningTask task(target.kernel, workload, space, [&](const ConfigSpace& s) {
+          auto tuner = MakeTuner(spec.name, s, static_cast<uint64_t>(seed), spec.options);
+          if (warm) tuner->Prime(cross->warm_start);
+          return tuner;
+        });
+        runs.push_back(Replay(task, replay, o));
+        if (runs_out) WriteRun(*runs_out, o.space.empty() ? workload.Key() : o.space, device.name, name, seed,
+                               runs.back(), best_recorded);
+      }
+      out << TableRow(name, runs, best_recorded, checkpoints) << std::flush;
+      std::vector<double> to95;
+      for (const auto& r : runs) to95.push_back(TrialsToReach(r, 0.95 * best_recorded));
+      if (!warm) gains.push_back({spec.label, {Quantile(to95, 0.5), 0}});
+      else gains.back().second.second = Quantile(to95, 0.5);
+      for (const auto& r : runs) fits.insert(fits.end(), r.model_fit_seconds.begin(), r.model_fit_seconds.end());
+      if (!fits.empty())
+        notes += fmt::format("{}: {} model trainings, median {:.1f} ms each (max {:.1f} ms), included in the overhead\n",
+                             name, fits.size(), 1e3 * Quantile(fits, 0.5), 1e3 * *std::max_element(fits.begin(), fits.end()));
+      fits.clear();
     }
-    out << TableRow(name, runs, best_recorded, checkpoints) << std::flush;
-    for (const auto& r : runs) fits.insert(fits.end(), r.model_fit_seconds.begin(), r.model_fit_seconds.end());
-    if (!fits.empty())
-      notes += fmt::format("{}: {} model trainings, median {:.1f} ms each (max {:.1f} ms), included in the overhead\n",
-                           name, fits.size(), 1e3 * Quantile(fits, 0.5), 1e3 * *std::max_element(fits.begin(), fits.end()));
-    fits.clear();
   }
   out << (notes.empty() ? "" : "\n" + notes);
+  if (cross) {
+    out << "\nCross-device warm start (median trials to 95% of the best recorded, cold -> warm):\n";
+    const auto text = [](double n) { return std::isinf(n) ? std::string("never") : fmt::format("{:.0f}", n); };
+    for (const auto& [tuner, pair] : gains) {
+      const auto [cold, warm] = pair;
+      std::string ratio;
+      if (!std::isinf(warm) && warm > 0) ratio = std::isinf(cold) ? ", cold never reached it" : fmt::format(", {:.2f}x fewer", cold / warm);
+      out << fmt::format("  {}: {} -> {}{}\n", tuner, text(cold), text(warm), ratio);
+    }
+  }
   return 0;
 }
 

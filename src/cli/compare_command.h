@@ -20,6 +20,14 @@ struct CompareOptions {
   int64_t seeds = 20;
   int64_t trials = 300;
   int64_t batch_size = 8;
+  // Non-empty: every replayed run is appended to this file as one JSON line (kernel or
+  // workload, device, tuner, seed, best so far as a fraction of the best recorded after each
+  // trial), for bench/search_results.py.
+  std::string runs_out;
+  // Non-empty: each tuner also runs warm-started from the records of the same task on these
+  // devices (name fragments or indices, as --device takes them; "auto": the most similar
+  // ones), a row "<tuner> warm" beside its cold row.
+  std::vector<std::string> warm_from;
 };
 
 int RunCompare(const CompareOptions& options, std::ostream& out);

@@ -108,6 +108,11 @@ int main(int argc, char** argv) {
   tune_cmd->add_option("--tuner", tune.tuner, fmt::format("Search strategy: auto (chosen from the history), {}", fmt::join(tt::TunerNames(), ", ")))->capture_default_str();
   tune_cmd->add_option("--tuner-opt", tuner_opts, "Tuner option key=value (repeatable; see `tensortune tuners`)");
   tune_cmd->add_option("--trials", tune.trials, "Configurations to measure")->capture_default_str();
+  std::string tune_warm_from = "auto";
+  tune_cmd->add_option("--warm-from", tune_warm_from,
+                       "Other devices' records of this task to start from: auto (the most similar devices), none, "
+                       "or comma-separated name fragments or indices")
+      ->capture_default_str();
   tune.sweep_limit = 2000;
   // --limit 0 would read as "not a sweep" below.
   sweep_cmd->add_option("--limit", tune.sweep_limit, "Most configurations to measure")
@@ -156,10 +161,16 @@ int main(int argc, char** argv) {
   compare_cmd->add_option("--space", compare.space, "An imported Kernel Tuner kernel (instead of --op and --shape)");
   compare_cmd->add_option("--db", compare.db, "History database holding the recorded space")->required();
   compare_cmd->add_option("--device", compare.device, "Recorded device: index or name fragment");
-  compare_cmd->add_option("--tuners", compare_tuners, "Comma-separated tuners")->capture_default_str();
+  compare_cmd->add_option("--tuners", compare_tuners, "Comma-separated tuners, each with options as bo:init=10:xi=0.1")->capture_default_str();
   compare_cmd->add_option("--seeds", compare.seeds, "Runs per tuner")->capture_default_str();
   compare_cmd->add_option("--trials", compare.trials, "Trials per run")->capture_default_str();
   compare_cmd->add_option("--batch-size", compare.batch_size, "Configurations per batch")->capture_default_str();
+  std::string compare_warm_from;
+  compare_cmd->add_option("--warm-from", compare_warm_from,
+                          "Also replay each tuner warm-started from these devices' records of the task "
+                          "(comma-separated name fragments or indices, or auto: the most similar devices)");
+  compare_cmd->add_option("--runs-out", compare.runs_out,
+                          "Append every run (best so far after each trial) to this file as JSON lines");
 
   const tt::HistoryCommands history(app);
   const tt::KernelPackCommands kernel_packs(app);
@@ -199,10 +210,12 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("best")) return tt::RunBest(best, std::cout, std::cerr);
     if (app.got_subcommand("compare")) {
       compare.tuners = SplitList(compare_tuners);
+      if (!compare_warm_from.empty()) compare.warm_from = SplitList(compare_warm_from);
       return tt::RunCompare(compare, std::cout);
     }
     if (!app.got_subcommand("sweep")) tune.sweep_limit = 0;
     tune.tuner_options = ParseKeyValues(tuner_opts);
+    tune.warm_from = SplitList(tune_warm_from);
     tune.command_line = JoinArgs(argc, argv);
     return tt::RunTune(tune, std::cout);
   } catch (const tt::UserError& e) {

@@ -17,6 +17,7 @@
 #include "schedule/network_tuner.h"
 #include "schedule/sketch_selector.h"
 #include "schedule/tuner_start.h"
+#include "tuners/tuner_factory.h"
 
 namespace tt {
 namespace {
@@ -282,11 +283,14 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
   MakeSketchSelector(o.sketch_policy);
   OpenClMeasurer measurer({.worker_path = DefaultWorkerPath(), .device_spec = o.device, .timeout_s = o.timeout_s,
                            .builders = o.builders, .min_time_s = o.min_time_s});
+  // Tuners whose defaults scale with the budget are told each task's share of the trials.
+  const auto tuner_options =
+      WithBudget(o.tuner, o.tuner_options, std::max<int64_t>(o.trials / static_cast<int64_t>(tasks.size()), 1));
   {  // the tuner's name and options, checked on one task's space before anything is written
     const auto kernels = ApplicableTemplates(tasks.front().workload);
     if (kernels.empty()) throw UserError("no kernel template computes " + tasks.front().workload.Key());
     const ConfigSpace probe = kernels.front()->Space(tasks.front().workload, measurer.limits());
-    CheckTunerChoice(o.tuner, probe, o.seed, o.tuner_options);
+    CheckTunerChoice(o.tuner, probe, o.seed, tuner_options);
   }
   auto store = SqliteHistoryStore::Open(o.db);
   NetworkTuneOptions options;
@@ -297,7 +301,7 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
   options.scheduler = o.scheduler;
   options.sketch_policy = o.sketch_policy;
   options.tuner = o.tuner;
-  options.tuner_options = o.tuner_options;
+  options.tuner_options = tuner_options;
   options.seed = o.seed;
   options.scheduling.ucb_c = o.ucb_c;
   options.retry_failed = o.retry_failed;

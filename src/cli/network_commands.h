@@ -40,7 +40,7 @@ struct TuneNetworkOptions {
   std::string device = "0";
   std::string scheduler = "ucb";
   std::string sketch_policy = "ucb";
-  std::string tuner = "opevo";
+  std::string tuner = "bo";
   std::map<std::string, std::string> tuner_options;
   uint64_t seed = 1;
   int64_t batch_size = 8;

@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
+#include <filesystem>
+#include <optional>
 #include <ostream>
 
 #include "cli/option_checks.h"
@@ -20,6 +22,7 @@
 #include "schedule/tuner_start.h"
 #include "space/knob_schema.h"
 #include "tuners/tuner_factory.h"
+#include "warmstart/cross_device.h"
 
 namespace tt {
 namespace {
@@ -114,6 +117,14 @@ void PrintSummary(std::ostream& out, const TuneOptions& o, const Workload& w, co
                        best_ever->result.gflops);
 }
 
+bool WantsOtherDevices(const TuneOptions& o, const RunPlan& plan) {
+  return plan.tuner != "auto" && o.sweep_limit == 0 && !(o.warm_from.size() == 1 && o.warm_from.front() == "none");
+}
+
+bool NamesDevices(const TuneOptions& o) {
+  return !o.warm_from.empty() && !(o.warm_from.size() == 1 && (o.warm_from.front() == "auto" || o.warm_from.front() == "none"));
+}
+
 }  // namespace
 
 int RunTune(const TuneOptions& o, std::ostream& out) {
@@ -127,11 +138,21 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
   ApplyPins(space, o.pins);
   CheckSpaceHasValidConfig(space, o.pins);
   const RunPlan plan = PlanRun(o, space);
-  CheckTunerChoice(plan.tuner, space, o.seed, o.tuner_options);
+  // Tuners whose defaults scale with the budget are told the trials of this run.
+  const TunerOptionMap tuner_options = WithBudget(plan.tuner, o.tuner_options, plan.trials);
+  CheckTunerChoice(plan.tuner, space, o.seed, tuner_options);
   const TemplateRef kernel_ref{std::string(kernel.name()), std::string(kernel.op()), kernel.SourceHash(),
                                KnobSchema(space)};
   TuningTask task(&kernel, workload, std::move(space));
+  if (NamesDevices(o) && !std::filesystem::exists(o.db))
+    throw UserError("--warm-from " + o.warm_from.front() + ": no history database at " + o.db);
   auto store = SqliteHistoryStore::Open(o.db);  // the first thing that writes
+  std::optional<CrossDeviceStart> cross;
+  if (WantsOtherDevices(o, plan)) {
+    CrossDeviceOptions cross_options;
+    if (NamesDevices(o)) cross_options.devices = o.warm_from;
+    cross = CrossDeviceWarmStart(*store, workload, kernel_ref, measurer.device(), cross_options);
+  }
 
   const TaskIds ids = store->EnsureTask(workload, kernel.Flops(workload), kernel_ref, measurer.device());
   InterruptGuard guard;
@@ -150,7 +171,8 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
   };
   TaskTuneOptions options;
   options.tuner = plan.tuner;
-  options.tuner_options = o.tuner_options;
+  options.tuner_options = tuner_options;
+  options.cross_device = cross ? &*cross : nullptr;
   options.recorded_tuner = o.sweep_limit > 0 ? "sweep-" + plan.tuner : "";
   options.trials = plan.trials;
   options.batch_size = o.batch_size;

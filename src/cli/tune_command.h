@@ -17,8 +17,11 @@ struct TuneOptions {
   std::vector<std::string> shape_flags;  // 0/1 workload dimensions switched on, e.g. transpose_a
   std::vector<std::string> pins;         // "knob=value": knobs held at one value
   std::string kernel_template;  // empty: the operator's first applicable template
-  std::string tuner = "random";
-  std::map<std::string, std::string> tuner_options;
+  std::string tuner = "bo";
+  std::map<std::string, std::string> tuner_options;  // plus budget=trials for tuners that take one
+  // Other devices' records of this task to start from (tuners other than auto): "auto" the
+  // most similar ones, "none", or device name fragments / indices.
+  std::vector<std::string> warm_from{"auto"};
   int64_t trials = 64;
   int64_t batch_size = 8;
   uint64_t seed = 1;

@@ -26,7 +26,7 @@ struct NetworkTuneOptions {
   int64_t batch_size = 8;   // configs per round
   std::string scheduler = "ucb";
   std::string sketch_policy = "ucb";
-  std::string tuner = "opevo";
+  std::string tuner = "bo";
   std::map<std::string, std::string> tuner_options;
   uint64_t seed = 1;
   SchedulerOptions scheduling;  // ucb_c is also the sketch UCB's constant

@@ -14,7 +14,7 @@ TaskTuneReport TuneTask(SqliteHistoryStore& store, Measurer& measurer, TuningTas
                         const std::atomic<bool>* interrupt, const BatchObserver& observe,
                         const std::function<void(const TaskTuneReport&)>& started) {
   const TunerStart start =
-      StartTaskTuner(task, store, ids, kernel_template, o.tuner, o.seed, o.tuner_options, o.retry_failed);
+      StartTaskTuner(task, store, ids, kernel_template, o.tuner, o.seed, o.tuner_options, o.retry_failed, o.cross_device);
   const nlohmann::json options_json = o.tuner_options;
   RunRecorder recorder(store, ids,
                        {o.recorded_tuner.empty() ? start.tuner : o.recorded_tuner, options_json.dump(), o.seed,

@@ -12,6 +12,7 @@
 #include "measure/measurer.h"
 #include "schedule/task_loop.h"
 #include "schedule/tuning_task.h"
+#include "warmstart/cross_device.h"
 
 namespace tt {
 
@@ -25,6 +26,7 @@ struct TaskTuneOptions {
   double time_limit_s = 0;       // > 0: stop after this many seconds
   bool retry_failed = false;
   std::string command;           // recorded with the run
+  const CrossDeviceStart* cross_device = nullptr;  // other devices' records to prime the tuner with
 };
 
 struct TaskTuneReport {

@@ -19,11 +19,18 @@ void CheckTunerChoice(const std::string& name, const ConfigSpace& probe, uint64_
 
 TunerStart StartTaskTuner(TuningTask& task, const SqliteHistoryStore& store, const TaskIds& ids,
                           const TemplateRef& kernel_template, const std::string& name, uint64_t seed,
-                          const std::map<std::string, std::string>& options, bool retry_failed) {
+                          const std::map<std::string, std::string>& options, bool retry_failed,
+                          const CrossDeviceStart* cross_device) {
   if (name != kAuto) {
-    task.StartTuner([&](const ConfigSpace& space) { return MakeTuner(name, space, seed, options); });
+    const bool primed = cross_device && !cross_device->sources.empty();
+    task.StartTuner([&](const ConfigSpace& space) {
+      auto tuner = MakeTuner(name, space, seed, options);
+      if (primed) tuner->Prime(cross_device->warm_start);
+      return tuner;
+    });
     SeedFromHistory(task, store, ids, retry_failed);
-    return {name, ""};
+    if (!primed) return {name, ""};
+    return {name, "warm start from other devices' records of this task: " + cross_device->Describe()};
   }
   FlowChoice choice;
   task.StartTuner([&](const ConfigSpace& space) {

@@ -8,6 +8,7 @@
 
 #include "history/sqlite_history_store.h"
 #include "schedule/tuning_task.h"
+#include "warmstart/cross_device.h"
 
 namespace tt {
 
@@ -20,8 +21,11 @@ struct TunerStart {
 void CheckTunerChoice(const std::string& name, const ConfigSpace& probe, uint64_t seed,
                       const std::map<std::string, std::string>& options);
 
+// `cross_device` (may be null): other devices' records of the task, which prime a tuner other
+// than auto (auto reads the history its own way).
 TunerStart StartTaskTuner(TuningTask& task, const SqliteHistoryStore& store, const TaskIds& ids,
                           const TemplateRef& kernel_template, const std::string& name, uint64_t seed,
-                          const std::map<std::string, std::string>& options, bool retry_failed);
+                          const std::map<std::string, std::string>& options, bool retry_failed,
+                          const CrossDeviceStart* cross_device = nullptr);
 
 }  // namespace tt

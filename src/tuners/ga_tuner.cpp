@@ -15,16 +15,23 @@ constexpr int kMaxRepairs = 1000;
 
 const OptionTable<GaOptions>& GaOptions::Table() {
   static const OptionTable<GaOptions> table{
-      {"pop_size", &GaOptions::pop_size, "configs per generation", kAtLeastOne},
+      {"pop_size", &GaOptions::pop_size, "configs per generation (0: budget/10, 8 to 100; 100 when the budget is unknown)"},
       {"elite_num", &GaOptions::elite_num, "best configs kept as parents of later generations (at most pop_size)"},
       {"mutation_prob", &GaOptions::mutation_prob, "per knob, the chance of a random new value", kProbability},
+      {"budget", &GaOptions::budget, "trials the run expects (0: unknown); tune, compare and tune-network (per task) set it"},
   };
   return table;
 }
 
 void GaOptions::Validate() const {
   CheckOptionRanges("ga", Table(), *this);
-  RequirePopulation("ga", pop_size, elite_num);
+  RequirePopulation("ga", Population(), elite_num);
+}
+
+size_t GaOptions::Population() const {
+  if (pop_size > 0) return pop_size;
+  if (budget == 0) return 100;
+  return std::clamp<size_t>(budget / 10, 8, 100);
 }
 
 GaOptions GaOptions::Parse(const TunerOptionMap& options) {
@@ -68,7 +75,7 @@ void GaTuner::Breed() {
                    [](const ScoredConfig& a, const ScoredConfig& b) { return a.fitness > b.fitness; });
   elites_.assign(pool.begin(), pool.begin() + std::min(options_.elite_num, pool.size()));
   const std::vector<double> fitness = Fitnesses(pool);
-  for (size_t i = 0; i < options_.pop_size; ++i) {
+  for (size_t i = 0; i < options_.Population(); ++i) {
     // With nothing observed yet (the first generation) the population is random.
     auto child = pool.empty() ? unseen_.Random(rng_) : MutateToFresh(Crossover(pool, fitness));
     if (!child) break;  // the space is exhausted

@@ -1,5 +1,6 @@
 #pragma once
-// AutoTVM's genetic algorithm (GATuner): generations of pop_size configs; the next generation
+// AutoTVM's genetic algorithm (GATuner): generations of pop_size configs (by default scaled to
+// the budget); the next generation
 // is bred from the last one plus the elites kept so far, two parents drawn in proportion to
 // fitness, then crossed over and mutated knob by knob. Nothing seen before is proposed.
 // Crossover is uniform per knob where AutoTVM cuts at one point: knob order is arbitrary, so a
@@ -17,9 +18,14 @@
 namespace tt {
 
 struct GaOptions {
-  size_t pop_size = 100;
+  // 0: scaled to the budget, a tenth of it from 8 to 100 (100, AutoTVM's, when the budget is
+  // unknown): a population of 100 in a budget of 300 spends a third of it on random configs.
+  size_t pop_size = 0;
   size_t elite_num = 3;        // best configs kept as parents of the next generations
   double mutation_prob = 0.1;  // per knob: replace the value by a uniformly random one
+  size_t budget = 0;           // trials the run expects (tune and compare pass --trials); 0: unknown
+
+  size_t Population() const;   // pop_size, or the one scaled to the budget
 
   static const OptionTable<GaOptions>& Table();
   void Validate() const;  // throws UserError

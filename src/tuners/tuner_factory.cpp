@@ -3,6 +3,7 @@
 #include <array>
 
 #include "core/errors.h"
+#include "tuners/bo_tuner.h"
 #include "tuners/ga_tuner.h"
 #include "tuners/gbfs_tuner.h"
 #include "tuners/gga_tuner.h"
@@ -32,7 +33,7 @@ void RejectAnyOption(std::string_view tuner, const TunerOptionMap& options) {
 }
 
 // A new tuner is one more row here.
-constexpr std::array<TunerEntry, 8> kTuners{{
+constexpr std::array<TunerEntry, 9> kTuners{{
     {"random", "uniform over the valid configs not measured yet",
      [](const ConfigSpace& space, uint64_t seed, const TunerOptionMap& options) -> std::unique_ptr<Tuner> {
        RejectAnyOption("random", options);
@@ -75,6 +76,11 @@ constexpr std::array<TunerEntry, 8> kTuners{{
        return std::make_unique<XgbTuner>(space, seed, XgbTunerOptions::Parse(options, /*transfer=*/true));
      },
      [] { XgbTunerOptions defaults; defaults.transfer = true; return DocumentOptionTable(XgbTunerOptions::Table(true), defaults); }},
+    {"bo", "Bayesian optimization: a Gaussian process of log GFLOPS, expected improvement times the chance to run",
+     [](const ConfigSpace& space, uint64_t seed, const TunerOptionMap& options) -> std::unique_ptr<Tuner> {
+       return std::make_unique<BoTuner>(space, seed, BoOptions::Parse(options));
+     },
+     [] { return DocumentOptionTable(BoOptions::Table()); }},
 }};
 
 }  // namespace
@@ -92,6 +98,33 @@ std::vector<TunerDoc> TunerDocs() {
   std::vector<TunerDoc> docs;
   for (const auto& entry : kTuners) docs.push_back({std::string(entry.name), std::string(entry.summary), entry.options()});
   return docs;
+}
+
+TunerOptionMap WithBudget(std::string_view name, TunerOptionMap options, int64_t trials) {
+  if (trials <= 0 || options.count("budget")) return options;
+  for (const auto& entry : kTuners) {
+    if (entry.name != name) continue;
+    for (const auto& doc : entry.options())
+      if (doc.key == "budget") options["budget"] = std::to_string(trials);
+  }
+  return options;
+}
+
+TunerSpec ParseTunerSpec(std::string_view word) {
+  TunerSpec spec;
+  spec.label = std::string(word);
+  size_t colon = word.find(':');
+  spec.name = std::string(word.substr(0, colon));
+  while (colon != std::string_view::npos) {
+    const size_t next = word.find(':', colon + 1);
+    const std::string_view item = word.substr(colon + 1, next == std::string_view::npos ? next : next - colon - 1);
+    const size_t eq = item.find('=');
+    if (eq == std::string_view::npos || eq == 0)
+      throw UserError("malformed tuner option '" + std::string(item) + "' in '" + spec.label + "': expected key=value");
+    spec.options[std::string(item.substr(0, eq))] = std::string(item.substr(eq + 1));
+    colon = next;
+  }
+  return spec;
 }
 
 std::vector<std::string> TunerNames() {

@@ -17,6 +17,19 @@ namespace tt {
 std::unique_ptr<Tuner> MakeTuner(std::string_view name, const ConfigSpace& space, uint64_t seed,
                                  const std::map<std::string, std::string>& options);
 
+// `options` plus budget=`trials` when tuner `name` takes a "budget" option (its defaults scale
+// with the trials a run expects) and none is given; else `options` unchanged.
+TunerOptionMap WithBudget(std::string_view name, TunerOptionMap options, int64_t trials);
+
+// A tuner with options in one word, as `compare --tuners` takes them: "bo" or
+// "bo:init=10:xi=0.1". Throws UserError for a malformed option.
+struct TunerSpec {
+  std::string name;
+  TunerOptionMap options;
+  std::string label;  // the word as given
+};
+TunerSpec ParseTunerSpec(std::string_view word);
+
 // Every name MakeTuner accepts, in a fixed order.
 std::vector<std::string> TunerNames();
 

@@ -20,6 +20,9 @@ struct TransferSample {
   std::vector<float> workload_features;
   double gflops = 0;                   // 0 for failures
   double similarity = 0;               // match score of its workload with this task's
+  // What it was recorded on, when samples come from several devices (cross-device warm start:
+  // one index per device); samples of one source share a scale, sources do not.
+  int source = 0;
 };
 
 struct WarmStart {

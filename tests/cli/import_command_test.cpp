@@ -161,13 +161,13 @@ TEST(ImportCommand, AKernelTunerCacheImportsAndEveryTunerReplaysIt) {
   EXPECT_NE(RunProgram(kProgram + " import " + cache + " --db " + db, dir.path()).out.find("396 already present"),
             std::string::npos);
 
-  const auto c = RunProgram(kProgram + " compare --space matmul_kernel --tuners opevo,ga,xgb,random,grid,gbfs"
+  const auto c = RunProgram(kProgram + " compare --space matmul_kernel --tuners opevo,ga,xgb,random,grid,gbfs,bo"
                                        " --seeds 2 --trials 400 --db " + db,
                             dir.path());
   ASSERT_EQ(c.exit_code, 0) << c.err;
   EXPECT_NE(c.out.find("on NVIDIA A100-PCIE-40GB: 396 recorded configs (331 ok)"), std::string::npos) << c.out;
   EXPECT_NE(c.out.find("Recorded 396 of 396 valid configs of the space (100%)"), std::string::npos) << c.out;
-  for (const char* tuner : {"| opevo |", "| ga |", "| xgb |", "| random |", "| grid |", "| gbfs |"}) {
+  for (const char* tuner : {"| opevo |", "| ga |", "| xgb |", "| random |", "| grid |", "| gbfs |", "| bo |"}) {
     const auto row = c.out.find(tuner);
     ASSERT_NE(row, std::string::npos) << tuner << "\n" << c.out;
     // 400 trials exhaust the 396 configurations: every seed reaches the best.

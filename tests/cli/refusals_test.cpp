@@ -47,8 +47,8 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{"PinToAbsentValue", "tune --trials 2 --op gemm --shape 8,8,8 --pin vec=3", "knob vec has no value '3'"},
         Refusal{"SwitchForAnotherOperator", "tune --trials 2 --op gemm --shape 8,8,8 --transpose-a",
                 "--transpose-a does not apply to gemm"},
-        Refusal{"TunerOptionOutOfRange", "tune --trials 2 --op gemm --shape 8,8,8 --tuner ga --tuner-opt pop_size=0",
-                "ga option pop_size must be at least 1, got 0"},
+        Refusal{"TunerOptionOutOfRange", "tune --trials 2 --op gemm --shape 8,8,8 --tuner ga --tuner-opt mutation_prob=1.5",
+                "ga option mutation_prob must be in [0, 1], got 1.5"},
         Refusal{"AutoOptionOutOfRange", "tune --trials 2 --op gemm --shape 8,8,8 --tuner auto --tuner-opt threshold=2",
                 "auto option threshold must be in [0, 1], got 2"},
         Refusal{"PassedOnOptionOutOfRange", "tune --trials 2 --op gemm --shape 8,8,8 --tuner auto --tuner-opt gga.pop_size=0",
@@ -154,9 +154,10 @@ TEST(TunersCommand, ListsEveryTunerWithItsOptionsAndDefaults) {
   ScratchDir dir;
   const auto r = RunProgram(kProgram + " tuners", dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* line : {"auto: ", "ga: ", "gga: ", "opevo: ", "xgb: ", "xgb-tl: ", "gbfs: ", "random: ", "grid: "})
+  for (const char* line : {"auto: ", "ga: ", "gga: ", "opevo: ", "xgb: ", "xgb-tl: ", "gbfs: ", "random: ", "grid: ", "bo: "})
     EXPECT_NE(("\n" + r.out).find(std::string("\n") + line), std::string::npos) << line << "\n" << r.out;
-  EXPECT_NE(r.out.find("pop_size              integer, at least 1; default 100"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("pop_size              integer, at least 1; default 16"), std::string::npos) << r.out;  // gga
+  EXPECT_NE(r.out.find("budget                integer, at least 0; default 0"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("threshold             number, in [0, 1]; default 0.6"), std::string::npos) << r.out;
 }
 

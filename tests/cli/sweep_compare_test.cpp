@@ -61,14 +61,14 @@ TEST(CompareCommand, PrintsOneRowPerTunerAndEveryTunerFindsTheBestOfACompleteRec
   const std::string db = RecordSyntheticSpace(dir.path(), SIZE_MAX, &best, pins);
   std::string pin_args;
   for (const auto& [knob, value] : pins) pin_args += " --pin " + knob + "=" + value;
-  const auto r = RunProgram(kProgram + " compare --op gemm --shape 16,16,16 --tuners opevo,ga,xgb,random,grid,gbfs"
+  const auto r = RunProgram(kProgram + " compare --op gemm --shape 16,16,16 --tuners opevo,ga,xgb,random,grid,gbfs,bo"
                                        " --seeds 3 --trials 100 --db " + db + pin_args,
                             dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("best recorded " + std::to_string(static_cast<int>(best)) + ".00 GFLOPS"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("valid configs of the space (100%)"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("warning"), std::string::npos) << r.out;
-  for (const char* tuner : {"| opevo |", "| ga |", "| xgb |", "| random |", "| grid |", "| gbfs |"}) {
+  for (const char* tuner : {"| opevo |", "| ga |", "| xgb |", "| random |", "| grid |", "| gbfs |", "| bo |"}) {
     const auto row = r.out.find(tuner);
     ASSERT_NE(row, std::string::npos) << tuner << "\n" << r.out;
     const std::string line = r.out.substr(row, r.out.find('\n', row) - row);

@@ -77,6 +77,29 @@ TEST(TuneCommand, PlainTextReportNamesBestConfigAndRun) {
   EXPECT_NE(r.out.find("trials 3/3"), std::string::npos);  // plain progress lines when not a terminal
 }
 
+// History across devices: this task recorded on another device (here the same one renamed, as
+// a database merged from another machine would hold it) is where a new device starts from;
+// the default tuner (bo) is told the budget, and --warm-from none starts cold.
+TEST(TuneCommand, StartsWarmFromAnotherDevicesRecordsOfTheTask) {
+  ScratchDir dir;
+  const auto db = dir.path() / "h.db";
+  const std::string tune = kProgram + " tune --op gemm --shape 16,16,16 --trials 8 --min-time 0.01 --db " + db.string();
+  auto r = RunProgram(tune, dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find("warm start"), std::string::npos) << r.out;  // nothing to start from yet
+  EXPECT_EQ(Sql(db, "SELECT tuner, json_extract(options_json, '$.budget') FROM runs"), "bo|8\n");
+  Sql(db, "UPDATE devices SET name = 'Other ' || name, fingerprint = 'other | ' || fingerprint");
+  r = RunProgram(tune, dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("warm start from other devices' records of this task: Other "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(similarity 0."), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("8 records)"), std::string::npos) << r.out;
+  EXPECT_NE(RunProgram(tune + " --warm-from none", dir.path()).out.find("run 3: 8 trials"), std::string::npos);
+  const auto refused = RunProgram(tune + " --warm-from MI250", dir.path());
+  EXPECT_EQ(refused.exit_code, 2) << refused.out;
+  EXPECT_NE(refused.err.find("no recorded device matches 'MI250'"), std::string::npos) << refused.err;
+}
+
 TEST(TuneCommand, RefusesUnwritableDatabasePath) {
   ScratchDir dir;
   const auto db = dir.path() / "no" / "such" / "dir" / "h.db";

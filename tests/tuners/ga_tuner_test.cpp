@@ -17,6 +17,21 @@ TEST(GaTuner, ProposesOneGenerationAtATime) {
   EXPECT_EQ(tuner.NextBatch(100).size(), 20u);
 }
 
+// A population of 100 in a 32-trial budget would be random search: it scales with the budget.
+TEST(GaTuner, PopulationScalesWithTheBudget) {
+  const ConfigSpace space = testing::LargeSpace();
+  const auto first_generation = [&](const TunerOptionMap& options) {
+    return MakeTuner("ga", space, 1, options)->NextBatch(1000).size();
+  };
+  EXPECT_EQ(first_generation({}), 100u);  // budget unknown: AutoTVM's population
+  EXPECT_EQ(first_generation({{"budget", "300"}}), 30u);
+  EXPECT_EQ(first_generation({{"budget", "32"}}), 8u);
+  EXPECT_EQ(first_generation({{"budget", "32"}, {"pop_size", "50"}}), 50u);
+  EXPECT_EQ(WithBudget("ga", {}, 300).at("budget"), "300");
+  EXPECT_EQ(WithBudget("ga", {{"budget", "64"}}, 300).at("budget"), "64");  // the user's wins
+  EXPECT_EQ(WithBudget("opevo", {}, 300).count("budget"), 0u);              // opevo takes none
+}
+
 // With one fit config among failed ones, every child of the second generation descends from it
 // on both sides (failed parents are only drawn once no fit one is left), so mutation alone
 // changes it: about mutation_prob of the knobs.
@@ -41,7 +56,7 @@ TEST(GaTuner, BreedsFromTheFittest) {
 
 TEST(GaTuner, RejectsBadOptions) {
   const ConfigSpace space = testing::SmallConstrainedSpace();
-  EXPECT_THROW(GaTuner(space, 1, {.pop_size = 0}), UserError);
+  EXPECT_THROW(GaTuner(space, 1, {.pop_size = 0, .elite_num = 9, .mutation_prob = 0.1, .budget = 32}), UserError);
   EXPECT_THROW(GaTuner(space, 1, {.pop_size = 4, .elite_num = 5}), UserError);
   EXPECT_THROW(GaTuner(space, 1, {.mutation_prob = 1.5}), UserError);
   for (const TunerOptionMap& bad : std::vector<TunerOptionMap>{

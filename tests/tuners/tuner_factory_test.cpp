@@ -12,7 +12,7 @@ namespace tt {
 namespace {
 
 TEST(TunerFactory, KnowsEveryTuner) {
-  EXPECT_EQ(TunerNames(), (std::vector<std::string>{"random", "grid", "opevo", "ga", "xgb", "gbfs", "gga", "xgb-tl"}));
+  EXPECT_EQ(TunerNames(), (std::vector<std::string>{"random", "grid", "opevo", "ga", "xgb", "gbfs", "gga", "xgb-tl", "bo"}));
   const ConfigSpace space = testing::SmallConstrainedSpace();
   for (const auto& name : TunerNames()) EXPECT_NE(MakeTuner(name, space, 1, {}), nullptr) << name;
 }
@@ -27,6 +27,19 @@ TEST(TunerFactory, UnknownNameListsTheKnownOnes) {
     EXPECT_NE(message.find("annealing"), std::string::npos) << message;
     for (const auto& name : TunerNames()) EXPECT_NE(message.find(name), std::string::npos) << message;
   }
+}
+
+// `compare --tuners` takes each tuner with its options in one word.
+TEST(TunerFactory, ParsesATunerWithItsOptions) {
+  const TunerSpec plain = ParseTunerSpec("bo");
+  EXPECT_EQ(plain.name, "bo");
+  EXPECT_TRUE(plain.options.empty());
+  const TunerSpec spec = ParseTunerSpec("bo:init=10:xi=0.1");
+  EXPECT_EQ(spec.name, "bo");
+  EXPECT_EQ(spec.label, "bo:init=10:xi=0.1");
+  EXPECT_EQ(spec.options, (TunerOptionMap{{"init", "10"}, {"xi", "0.1"}}));
+  EXPECT_THROW(ParseTunerSpec("bo:init"), UserError);
+  EXPECT_THROW(ParseTunerSpec("bo:=3"), UserError);
 }
 
 TEST(TunerFactory, TunersWithoutOptionsRejectAny) {

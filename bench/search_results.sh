@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Replays tensortune's tuners and Kernel Tuner's strategies on Kernel Tuner cache files
+# (brute-forced spaces of real GPUs), 20 seeds x 300 evaluations, and prints the tables of
+# docs/search-results.md: evaluations to 90/95/99% of each space's optimum and the fraction
+# reached at 50/100/200, medians over seeds; then the cross-device warm starts.
+#
+#   bench/search_results.sh DIR_WITH_CACHES KERNEL_TUNER_CHECKOUT [CONSTRAINT_DIR]
+#
+# DIR_WITH_CACHES holds convolution_milo__{A4000,A6000,W6600}.json.gz and
+# dedispersion_milo__{A4000,A6000}.json.gz (the auto-tuning community's benchmark hub).
+# KERNEL_TUNER_CHECKOUT is a checkout of https://github.com/KernelTuner/kernel_tuner (1.4);
+# CONSTRAINT_DIR holds python-constraint's constraint/ package (default: the checkout).
+# tools/install-deps.sh --bench-kernel-tuner installs the Python packages it needs.
+# Environment: SEEDS (20), BUILD_DIR (build), OUT (bench-spaces/search).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+caches=$1 kt=$2 constraint=${3:-$2}
+seeds="${SEEDS:-20}" tt="${BUILD_DIR:-build}/bin/tensortune" out="${OUT:-bench-spaces/search}"
+mkdir -p "$out"
+db="$out/spaces.db"
+rm -f "$db" "$out"/*.jsonl
+for f in "$caches"/*.json.gz; do
+  gunzip -c "$f" > "$out/$(basename "$f" .gz)"
+  "$tt" import "$out/$(basename "$f" .gz)" --db "$db" >/dev/null
+  /usr/bin/python3 bench/kernel_tuner_side_by_side.py --kernel-tuner "$kt" --constraint "$constraint" \
+    --cache "$f" --seeds "$seeds" --evals 300 --out "$out/kernel_tuner.jsonl" 2>/dev/null
+done
+for space in "convolution_kernel A4000" "convolution_kernel A6000" "convolution_kernel W6600" \
+             "dedispersion_kernel A4000" "dedispersion_kernel A6000"; do
+  set -- $space
+  "$tt" compare --space "$1" --device "$2" --db "$db" --tuners bo,xgb,opevo,ga,gbfs,random \
+    --seeds "$seeds" --trials 300 --runs-out "$out/tensortune.jsonl"
+done
+bench/search_results.py "$out/tensortune.jsonl" "$out/kernel_tuner.jsonl"
+"$tt" compare --space convolution_kernel --device W6600 --warm-from A4000,A6000 --db "$db" --tuners bo \
+  --seeds "$seeds" --trials 300
+"$tt" compare --space dedispersion_kernel --device A6000 --warm-from A4000 --db "$db" --tuners bo \
+  --seeds "$seeds" --trials 300

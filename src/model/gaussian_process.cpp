@@ -1,0 +1,152 @@
+#include "model/gaussian_process.h"
+
+#include <Eigen/Cholesky>
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace tt {
+namespace {
+
+constexpr double kSqrt5 = 2.23606797749979;
+constexpr double kJitter = 1e-8;
+// A weak log-normal prior on each length scale (features span [0, 1]): keeps a length that
+// the data do not inform from running off to a bound.
+constexpr double kPriorLogLength = -0.7;  // 0.5
+constexpr double kPriorLogLengthVar = 2.25;
+
+void Clamp(GpHyper& h, const GpBounds& b) {
+  for (Eigen::Index j = 0; j < h.log_length.size(); ++j)
+    h.log_length[j] = std::clamp(h.log_length[j], b.min_log_length, b.max_log_length);
+  h.log_signal = std::clamp(h.log_signal, b.min_log_signal, b.max_log_signal);
+  h.log_noise = std::clamp(h.log_noise, b.min_log_noise, b.max_log_noise);
+}
+
+}  // namespace
+
+double Matern52(double r) { return (1 + kSqrt5 * r + 5.0 / 3.0 * r * r) * std::exp(-kSqrt5 * r); }
+
+double GaussianProcess::Kernel(const double* a, const double* b) const {
+  double r2 = 0;
+  for (Eigen::Index j = 0; j < inv_length_sq_.size(); ++j) {
+    const double d = a[j] - b[j];
+    r2 += d * d * inv_length_sq_[j];
+  }
+  return std::exp(hyper_.log_signal) * Matern52(std::sqrt(r2));
+}
+
+Eigen::MatrixXd GaussianProcess::KernelMatrix(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) const {
+  // Scaled copies, so that the squared distances come from one matrix product.
+  const Eigen::VectorXd scale = inv_length_sq_.cwiseSqrt();
+  const Eigen::MatrixXd as = a * scale.asDiagonal();
+  const Eigen::MatrixXd bs = b * scale.asDiagonal();
+  const Eigen::VectorXd an = as.rowwise().squaredNorm();
+  const Eigen::VectorXd bn = bs.rowwise().squaredNorm();
+  Eigen::MatrixXd k = -2.0 * (as * bs.transpose());
+  k.colwise() += an;
+  k.rowwise() += bn.transpose();
+  const double signal = std::exp(hyper_.log_signal);
+  return k.unaryExpr([signal](double r2) { return signal * Matern52(std::sqrt(std::max(r2, 0.0))); });
+}
+
+void GaussianProcess::Fit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, const GpHyper& hyper) {
+  x_ = x;
+  hyper_ = hyper;
+  inv_length_sq_ = (-2.0 * hyper.log_length.array()).exp().matrix();
+  const Eigen::Index n = x.rows();
+  Eigen::MatrixXd k = KernelMatrix(x, x);
+  k.diagonal().array() += std::exp(hyper.log_noise) + kJitter;
+  Eigen::LLT<Eigen::MatrixXd> llt(k);
+  chol_l_ = llt.matrixL();
+  alpha_ = llt.solve(y);
+  lml_ = -0.5 * y.dot(alpha_) - chol_l_.diagonal().array().log().sum() -
+         0.5 * static_cast<double>(n) * std::log(2 * std::numbers::pi);
+}
+
+GpHyper GaussianProcess::FitHyper(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, GpHyper start, int steps,
+                                  const GpBounds& bounds) {
+  const Eigen::Index n = x.rows(), d = x.cols();
+  Clamp(start, bounds);
+  if (n < 2 || steps <= 0) {
+    Fit(x, y, start);
+    return start;
+  }
+  // Squared differences per feature, reused by every step.
+  std::vector<Eigen::MatrixXd> diff2(static_cast<size_t>(d), Eigen::MatrixXd(n, n));
+  for (Eigen::Index j = 0; j < d; ++j)
+    for (Eigen::Index a = 0; a < n; ++a)
+      for (Eigen::Index b = 0; b < n; ++b) {
+        const double t = x(a, j) - x(b, j);
+        diff2[static_cast<size_t>(j)](a, b) = t * t;
+      }
+  const Eigen::Index p = d + 2;  // log lengths, log signal, log noise
+  Eigen::VectorXd step = Eigen::VectorXd::Constant(p, 0.2);
+  Eigen::VectorXd last_grad = Eigen::VectorXd::Zero(p);
+  GpHyper h = start, best = start;
+  double best_lml = -std::numeric_limits<double>::infinity();
+  for (int it = 0; it < steps; ++it) {
+    const Eigen::VectorXd inv_l2 = (-2.0 * h.log_length.array()).exp().matrix();
+    Eigen::MatrixXd r2 = Eigen::MatrixXd::Zero(n, n);
+    for (Eigen::Index j = 0; j < d; ++j) r2 += inv_l2[j] * diff2[static_cast<size_t>(j)];
+    const double signal = std::exp(h.log_signal), noise = std::exp(h.log_noise);
+    const Eigen::MatrixXd r = r2.cwiseSqrt();
+    const Eigen::MatrixXd e = (-kSqrt5 * r).array().exp().matrix();
+    Eigen::MatrixXd k = signal * ((1 + kSqrt5 * r.array() + 5.0 / 3.0 * r2.array()) * e.array()).matrix();
+    const Eigen::MatrixXd k_signal = k;  // dK / dlog_signal
+    k.diagonal().array() += noise + kJitter;
+    Eigen::LLT<Eigen::MatrixXd> llt(k);
+    if (llt.info() != Eigen::Success) break;
+    const Eigen::VectorXd alpha = llt.solve(y);
+    const Eigen::MatrixXd l = llt.matrixL();
+    double lml = -0.5 * y.dot(alpha) - l.diagonal().array().log().sum();
+    for (Eigen::Index j = 0; j < d; ++j)
+      lml -= 0.5 * std::pow(h.log_length[j] - kPriorLogLength, 2) / kPriorLogLengthVar;
+    if (lml > best_lml) best_lml = lml, best = h;
+    const Eigen::MatrixXd kinv = llt.solve(Eigen::MatrixXd::Identity(n, n));
+    const Eigen::MatrixXd w = alpha * alpha.transpose() - kinv;
+    // dK/dlog_length_j = signal * 5/3 (1 + sqrt5 r) exp(-sqrt5 r) * diff_j^2 / length_j^2.
+    const Eigen::MatrixXd g = signal * 5.0 / 3.0 * ((1 + kSqrt5 * r.array()) * e.array()).matrix();
+    const Eigen::MatrixXd wg = w.cwiseProduct(g);
+    Eigen::VectorXd grad(p);
+    for (Eigen::Index j = 0; j < d; ++j)
+      grad[j] = 0.5 * inv_l2[j] * wg.cwiseProduct(diff2[static_cast<size_t>(j)]).sum() -
+                (h.log_length[j] - kPriorLogLength) / kPriorLogLengthVar;
+    grad[d] = 0.5 * w.cwiseProduct(k_signal).sum();
+    grad[d + 1] = 0.5 * noise * w.trace();
+    // iRprop-: a step per parameter, grown while its gradient keeps its sign.
+    for (Eigen::Index q = 0; q < p; ++q) {
+      if (grad[q] * last_grad[q] < 0) {
+        step[q] = std::max(step[q] * 0.5, 1e-4);
+        grad[q] = 0;
+      } else if (grad[q] * last_grad[q] > 0) {
+        step[q] = std::min(step[q] * 1.2, 1.0);
+      }
+      const double move = grad[q] > 0 ? step[q] : grad[q] < 0 ? -step[q] : 0;
+      if (q < d) h.log_length[q] += move;
+      else if (q == d) h.log_signal += move;
+      else h.log_noise += move;
+    }
+    last_grad = grad;
+    Clamp(h, bounds);
+  }
+  Fit(x, y, best);
+  return best;
+}
+
+void GaussianProcess::Predict(const Eigen::MatrixXd& xs, Eigen::VectorXd& mean, Eigen::VectorXd& variance,
+                              Eigen::MatrixXd* cross) const {
+  const double signal = std::exp(hyper_.log_signal);
+  if (!fitted()) {
+    mean = Eigen::VectorXd::Zero(xs.rows());
+    variance = Eigen::VectorXd::Constant(xs.rows(), signal);
+    if (cross) cross->resize(0, xs.rows());
+    return;
+  }
+  Eigen::MatrixXd ks = KernelMatrix(x_, xs);
+  mean = ks.transpose() * alpha_;
+  chol_l_.triangularView<Eigen::Lower>().solveInPlace(ks);
+  variance = (signal - ks.colwise().squaredNorm().array()).max(1e-12).matrix().transpose();
+  if (cross) *cross = std::move(ks);
+}
+
+}  // namespace tt
