@@ -33,7 +33,7 @@ std::string ScopeFilter(const HistoryScope& scope) {
 LeanTrial ReadLean(SQLite::Statement& q) {
   const std::string status = q.getColumn(1).getString();
   const auto parsed = ParseMeasureStatus(status);
-  if (!parsed) throw EnvironmentError("unknown trial status '" + status + "' in the history");
+  if (!parsed) throw UnreadableValue("a trial of status '" + status + "'");
   return {q.getColumn(0).getString(), *parsed, q.getColumn(2).getDouble()};
 }
 

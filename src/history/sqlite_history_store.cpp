@@ -44,6 +44,11 @@ std::unique_ptr<SqliteHistoryStore> SqliteHistoryStore::Open(const std::string& 
   return std::unique_ptr<SqliteHistoryStore>(new SqliteHistoryStore(path, OpenDatabaseFile(path)));
 }
 
+std::unique_ptr<SqliteHistoryStore> SqliteHistoryStore::OpenReadOnly(const std::string& path) {
+  if (CheckDatabaseToRead(path, /*same_version=*/false) < EmbeddedSchemaVersion()) OpenDatabaseFile(path).reset();
+  return std::unique_ptr<SqliteHistoryStore>(new SqliteHistoryStore(path, OpenDatabaseReadOnly(path)));
+}
+
 int SqliteHistoryStore::LatestSchemaVersion() { return EmbeddedSchemaVersion(); }
 
 TaskIds SqliteHistoryStore::EnsureTask(const Workload& workload, double flops,
@@ -166,7 +171,7 @@ std::vector<MeasuredConfig> SqliteHistoryStore::MeasuredConfigs(const TaskIds& t
       MeasuredConfig m{q.getColumn(0).getString(), MeasureStatus::kOk, q.getColumn(2).getDouble(),
                        q.getColumn(3).getDouble()};
       const auto status = ParseMeasureStatus(q.getColumn(1).getString());
-      if (!status) throw EnvironmentError("unknown trial status '" + q.getColumn(1).getString() + "' in the history");
+      if (!status) throw UnreadableValue("a trial of status '" + q.getColumn(1).getString() + "'");
       m.status = *status;
       const bool transient = q.getColumn(4).getInt() != 0;
       if (transient && (retry_transient || m.status != MeasureStatus::kTimeout ||

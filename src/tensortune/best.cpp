@@ -67,7 +67,7 @@ std::optional<std::pair<BestConfig, double>> Fallback(const HistoryQueries& quer
 }  // namespace
 
 std::optional<BestConfig> FindBestConfig(const BestQuery& query) {
-  auto store = SqliteHistoryStore::Open(query.db);
+  auto store = SqliteHistoryStore::OpenReadOnly(query.db);
   const HistoryQueries queries(*store);
   const auto devices = queries.Devices();
   std::vector<const std::pair<int64_t, DeviceInfo>*> chosen;
