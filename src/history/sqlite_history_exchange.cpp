@@ -168,8 +168,9 @@ MergeCounts SqliteHistoryStore::MergeFrom(const std::vector<std::string>& other_
   return counts;
 }
 
-std::vector<TrialWithTask> SqliteHistoryStore::TrialsWithTasks(const TrialFilter& f) const {
-  return Translated(path_, [&] {
+void SqliteHistoryStore::ForEachTrialWithTask(const TrialFilter& f,
+                                              const std::function<void(const TrialWithTask&)>& each) const {
+  Translated(path_, [&] {
     SQLite::Statement q(*db_, std::string("SELECT ") + kTrialRecordColumns +
                                   ", trials.id, w.key, w.flops, k.name, k.op, k.source_hash, d.platform, d.name,"
                                   " d.driver_version, d.type, d.imported, r.tuner"
@@ -181,25 +182,38 @@ std::vector<TrialWithTask> SqliteHistoryStore::TrialsWithTasks(const TrialFilter
                                   " AND (?5 = 0 OR r.network_run_id = ?5)"
                                   " ORDER BY trials.id");
     SQLite::bind(q, f.op, f.workload, f.run_id, f.device, f.network_run_id);
-    std::vector<TrialWithTask> rows;
-    while (q.executeStep()) {
-      TrialWithTask row;
+    TrialWithTask row;
+    bool delivered = false;  // a retry after a busy database would deliver rows twice
+    while (true) {
+      try {
+        if (!q.executeStep()) break;
+      } catch (const SQLite::Exception& e) {
+        if (delivered && ((e.getErrorCode() & 0xff) == SQLITE_BUSY || (e.getErrorCode() & 0xff) == SQLITE_LOCKED))
+          throw EnvironmentError("database " + path_ + ": " + e.what());
+        throw;
+      }
+      delivered = true;
       row.trial = ReadTrial(q);
       constexpr int c = kTrialRecordColumnCount;  // the task's columns follow the trial's
       row.trial_id = q.getColumn(c + 0).getInt64();
       row.workload = Workload::FromKey(q.getColumn(c + 1).getString());
       row.flops = q.getColumn(c + 2).getDouble();
-      row.kernel_template = {q.getColumn(c + 3).getString(), q.getColumn(c + 4).getString(), q.getColumn(c + 5).getString()};
+      row.kernel_template = {q.getColumn(c + 3).getString(), q.getColumn(c + 4).getString(), q.getColumn(c + 5).getString(), ""};
       row.device.platform = q.getColumn(c + 6).getString();
       row.device.name = q.getColumn(c + 7).getString();
       row.device.driver_version = q.getColumn(c + 8).getString();
       row.device.type = q.getColumn(c + 9).getString();
       row.device.imported = q.getColumn(c + 10).getInt() != 0;
       row.tuner = q.getColumn(c + 11).getString();
-      rows.push_back(std::move(row));
+      each(row);
     }
-    return rows;
   });
+}
+
+std::vector<TrialWithTask> SqliteHistoryStore::TrialsWithTasks(const TrialFilter& f) const {
+  std::vector<TrialWithTask> rows;
+  ForEachTrialWithTask(f, [&](const TrialWithTask& row) { rows.push_back(row); });
+  return rows;
 }
 
 std::vector<UserSpaceRecord> SqliteHistoryStore::UserSpaces(const std::string& name) const {
