@@ -9,9 +9,10 @@
 # them transient), 12 repeat times per ok trial, plus one network run over the first 10
 # workloads. OUT.db must not exist; it is created with this build's schema (tensortune sql --write).
 set -euo pipefail
+OUT=${1:?usage: bench/large_history.sh OUT.db [TRIALS] [WORKLOADS] [RUNS_PER_WORKLOAD]}
+OUT=$(realpath -m "$OUT")
 cd "$(dirname "$0")/.."
 BIN=${TENSORTUNE:-build/bin/tensortune}
-OUT=${1:?usage: bench/large_history.sh OUT.db [TRIALS] [WORKLOADS] [RUNS_PER_WORKLOAD]}
 TRIALS=${2:-1000000} WORKLOADS=${3:-1000} RUNS=${4:-4}
 [[ -e $OUT ]] && { echo "large_history: $OUT exists" >&2; exit 2; }
 command -v sqlite3 > /dev/null || { echo "large_history: needs the sqlite3 shell" >&2; exit 2; }

@@ -87,7 +87,8 @@ std::vector<LeanTrial> HistoryQueries::FastestTrials(int64_t workload_id, const 
   if (scope.template_ids.empty() || limit <= 0) return {};
   return Translated(store_.path(), [&] {
     SQLite::Statement q(store_.connection(),
-                        "SELECT config_key, status, gflops FROM trials WHERE workload_id = ? AND status = 'ok'" +
+                        "SELECT config_key, status, gflops FROM trials INDEXED BY trials_ok_by_gflops "
+                        "WHERE workload_id = ? AND status = 'ok'" +
                             ScopeFilter(scope) + " ORDER BY gflops DESC, id LIMIT ?");
     q.bind(1, workload_id);
     q.bind(BindScope(q, scope, 2), limit);
