@@ -1,5 +1,9 @@
 -- Migration 0005: indexes and view shapes that keep a history of millions of trials quick to
--- query and to merge.
+-- query and to merge, and the process that tunes a network run.
+
+-- "host pid start-time" of the process tuning the network run while it is 'running': the same
+-- command started again meanwhile is refused instead of sharing (and doubling) its budget.
+ALTER TABLE network_runs ADD COLUMN owner TEXT;
 
 -- The fastest ok trial of a task is the first entry of its range (best_per_task, Best, report).
 CREATE INDEX trials_ok_by_time ON trials (workload_id, template_id, device_id, time_s)

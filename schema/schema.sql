@@ -141,7 +141,8 @@ CREATE TABLE network_runs (
   ended_at TEXT,
   status TEXT NOT NULL DEFAULT 'running'
     CHECK (status IN ('running', 'finished', 'interrupted', 'failed')),
-  error TEXT
+  error TEXT,
+  owner TEXT                                  -- 'host pid start-time' of the process tuning it
 );
 
 -- The distinct workloads of a network run, with how often they occur in the network.
