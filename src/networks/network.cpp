@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
+#include <unordered_map>
 
 #include "core/errors.h"
 #include "ops/kernel_template.h"
@@ -19,6 +20,12 @@ namespace tt {
 namespace {
 
 using nlohmann::json;
+
+// What a network file may ask for. Real networks have hundreds of layers and tens of distinct
+// tasks; a file of 100,000 distinct layers once grew tune-network to 24 GB.
+constexpr uintmax_t kMaxFileBytes = 16 << 20;
+constexpr size_t kMaxLayers = 10'000;
+constexpr size_t kMaxTasks = 500;
 
 // "{batch}" and "{batch*K}" in a shape, replaced by the batch size (times K).
 std::string ExpandBatch(const std::string& shape, int64_t batch) {
@@ -110,6 +117,9 @@ Network ParseNetwork(std::string_view json_text, std::string_view source) {
   const auto layers = j.find("layers");
   if (layers == j.end() || !layers->is_array() || layers->empty())
     Fail(source, "top level", "field 'layers' must be a non-empty list");
+  if (layers->size() > kMaxLayers)
+    Fail(source, "top level", "field 'layers' has " + std::to_string(layers->size()) + " layers; at most " +
+                                  std::to_string(kMaxLayers) + " are accepted");
   for (size_t i = 0; i < layers->size(); ++i) network.layers.push_back(ParseLayer((*layers)[i], i, source));
   return network;
 }
@@ -130,6 +140,9 @@ Network LoadNetwork(const std::string& name_or_path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(name_or_path, ec))
     throw UserError("no built-in network '" + name_or_path + "' (known: " + known + ") and no such file");
+  if (const uintmax_t size = std::filesystem::file_size(name_or_path, ec); !ec && size > kMaxFileBytes)
+    throw UserError("network " + name_or_path + ": the file has " + std::to_string(size) + " bytes; at most " +
+                    std::to_string(kMaxFileBytes) + " are accepted");
   std::ifstream in(name_or_path, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
@@ -140,6 +153,7 @@ Network LoadNetwork(const std::string& name_or_path) {
 std::vector<NetworkTask> NetworkTasks(const Network& network, int64_t batch) {
   if (batch < 1) throw UserError("--batch must be at least 1");
   std::vector<NetworkTask> tasks;
+  std::unordered_map<std::string, size_t> by_key;  // workload key -> task
   for (const NetworkLayer& layer : network.layers) {
     Workload workload;
     try {
@@ -148,10 +162,17 @@ std::vector<NetworkTask> NetworkTasks(const Network& network, int64_t batch) {
       throw UserError("network " + network.name + ", layer \"" + layer.name + "\" at batch " + std::to_string(batch) +
                       ": " + e.what());
     }
-    auto same = std::find_if(tasks.begin(), tasks.end(), [&](const NetworkTask& t) { return t.workload == workload; });
-    if (same == tasks.end()) same = tasks.insert(tasks.end(), NetworkTask{std::move(workload), 0, {}});
-    same->weight += layer.repeat;
-    same->layers.push_back(layer.name);
+    const auto [index, added] = by_key.emplace(workload.Key(), tasks.size());
+    if (added) {
+      if (tasks.size() == kMaxTasks)
+        throw UserError("network " + network.name + " has more than " + std::to_string(kMaxTasks) +
+                        " distinct layers (tasks) at batch " + std::to_string(batch) + "; at most " +
+                        std::to_string(kMaxTasks) + " are accepted");
+      tasks.push_back(NetworkTask{std::move(workload), 0, {}});
+    }
+    NetworkTask& same = tasks[index->second];
+    same.weight += layer.repeat;
+    same.layers.push_back(layer.name);
   }
   return tasks;
 }
