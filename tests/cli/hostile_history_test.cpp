@@ -181,5 +181,25 @@ TEST(HostileHistory, ReadersWorkOnAReadOnlyFileSystem) {
   EXPECT_EQ(FilesIn(history_dir), std::set<std::string>{"recorded.db"});
 }
 
+// Before: tune exited 3 but its run stayed 'running', without the reason.
+TEST(HostileHistory, AFullDiskMarksTheRunFailedWithTheReason) {
+  if (!PrivateMountsWork()) GTEST_SKIP() << "needs root and unshare -m for a small tmpfs";
+  ScratchDir dir;
+  const fs::path mount = dir.path() / "small";
+  fs::create_directory(mount);
+  const std::string db = (mount / "h.db").string();
+  const auto r = RunProgram("unshare -m sh -c 'mount -t tmpfs -o size=360k tmpfs " + mount.string() + " && " + kProgram +
+                                " tune --op gemm --shape 32,32,32 --trials 60 --min-time 0.001 --batch-size 2 --db " + db +
+                                " >/dev/null; code=$?; sqlite3 " + db +
+                                " \"SELECT status, error FROM runs; "
+                                "SELECT count(*) FROM claims\"; exit $code'",
+                            dir.path());
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("disk is full"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.rfind("failed|", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("disk is full"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n0\n"), std::string::npos) << r.out;  // no claim left
+}
+
 }  // namespace
 }  // namespace tt
