@@ -434,6 +434,9 @@ std::unique_ptr<SQLite::Database> OpenDatabaseFile(const std::string& path) {
         CheckNewFileDirectory(path);
       return OpenForWriting(path, !existed);
     } catch (const SQLite::Exception& e) {
+      const int code = e.getErrorCode() & 0xff;
+      if (code == SQLITE_FULL || code == SQLITE_IOERR || code == SQLITE_NOMEM)  // the disk's fault, not the file's
+        throw EnvironmentError("database " + path + ": cannot open it for writing: " + e.what());
       if (!IsBusy(e)) Refuse(path, std::string("cannot open it for writing: ") + e.what());
       if (std::chrono::steady_clock::now() > deadline)
         throw EnvironmentError("database " + path + ": still locked by another process after " +
