@@ -32,7 +32,8 @@ std::vector<NetworkTaskRow> ReadNetworkTasks(SQLite::Database& db, int64_t netwo
 }
 
 // The start time of a process (field 22 of /proc/PID/stat, clock ticks since boot): with the
-// pid and host it names a process even after its pid is reused. Empty when unknown.
+// pid and host it names a process even after its pid is reused. Empty when unknown, "dead"
+// for a process that has ended but not been reaped (a zombie still answers kill(pid, 0)).
 std::string StartTime(pid_t pid) {
   std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
   std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
@@ -40,8 +41,8 @@ std::string StartTime(pid_t pid) {
   if (end_of_name == std::string::npos) return "";
   std::istringstream fields(text.substr(end_of_name + 2));
   std::string field;
-  for (int i = 3; i <= 22 && fields >> field; ++i) {
-  }
+  for (int i = 3; i <= 22 && fields >> field; ++i)
+    if (i == 3 && (field == "Z" || field == "X")) return "dead";
   return field;
 }
 
