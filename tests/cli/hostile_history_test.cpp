@@ -19,6 +19,7 @@ namespace fs = std::filesystem;
 using testing::ReadFile;
 using testing::RecordSyntheticSpace;
 using testing::RunProgram;
+using testing::PrivateMountsWork;
 using testing::ScratchDir;
 
 const std::string kProgram = TENSORTUNE_BIN;
@@ -154,11 +155,6 @@ TEST(HostileHistory, ALockedDatabaseUnderSqlWriteIsAnEnvironmentError) {
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_NE(r.err.find("locked"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-}
-
-bool PrivateMountsWork() {
-  static const bool work = geteuid() == 0 && std::system("unshare -m true >/dev/null 2>&1") == 0;
-  return work;
 }
 
 // Before: sql, report, export, best and compare opened the history for writing and refused.

@@ -18,6 +18,7 @@ namespace fs = std::filesystem;
 using testing::ReadFile;
 using testing::RecordSyntheticSpace;
 using testing::RunProgram;
+using testing::PrivateMountsWork;
 using testing::ScratchDir;
 
 const std::string kProgram = TENSORTUNE_BIN;
@@ -117,11 +118,6 @@ TEST(OutputFiles, AFullStandardOutputIsAnEnvironmentError) {
   const auto full = RunProgram("sh -c '" + kProgram + " export --db " + db + " --format json >/dev/full'", dir.path());
   EXPECT_EQ(full.exit_code, 3) << full.err;
   EXPECT_NE(full.err.find("No space left on device"), std::string::npos) << full.err;
-}
-
-bool PrivateMountsWork() {
-  static const bool work = geteuid() == 0 && std::system("unshare -m true >/dev/null 2>&1") == 0;
-  return work;
 }
 
 // Before: a full disk under --out was bad input (exit 2) with no reason, and OUT.partial stayed.
