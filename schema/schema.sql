@@ -149,7 +149,8 @@ CREATE TABLE network_runs (
   ended_at TEXT,
   status TEXT NOT NULL DEFAULT 'running'
     CHECK (status IN ('running', 'finished', 'interrupted', 'failed')),
-  error TEXT
+  error TEXT,
+  owner TEXT                                  -- 'host pid start-time' of the process tuning it
 );
 
 -- The distinct workloads of a network run, with how often they occur in the network.
@@ -177,6 +178,11 @@ CREATE INDEX runs_by_network_run ON runs (network_run_id);
 -- The fastest correct trials of one workload: warm-start candidates and fallbacks.
 CREATE INDEX trials_ok_by_gflops ON trials (workload_id, template_id, device_id, gflops)
   WHERE status = 'ok';
+-- The fastest ok trial of a task is the first entry of its range.
+CREATE INDEX trials_ok_by_time ON trials (workload_id, template_id, device_id, time_s)
+  WHERE status = 'ok';
+-- The runs of a task (merge looks runs up through it).
+CREATE INDEX runs_by_task ON runs (workload_id, template_id, device_id, started_at);
 
 -- Trials with names instead of ids, for plain SQL.
 CREATE VIEW trials_view AS
@@ -196,18 +202,18 @@ CREATE TABLE user_spaces (
   space_json TEXT NOT NULL CHECK (json_valid(space_json))  -- {"knobs": [{"name", "kind", "values", "labels"}]}
 );
 
--- The fastest ok trial of every task (workload x template x device).
+-- The fastest ok trial of every task (workload x template x device): one probe per task.
 CREATE VIEW best_per_task AS
 SELECT w.op, w.key AS workload, k.name AS template, d.name AS device, d.imported,
        t.config_key, t.time_s, t.gflops, t.run_id, t.id AS trial_id
-FROM trials AS t
+FROM (SELECT DISTINCT workload_id, template_id, device_id FROM trials WHERE status = 'ok') AS task
+JOIN trials AS t ON t.id = (SELECT b.id FROM trials AS b
+                            WHERE b.workload_id = task.workload_id AND b.template_id = task.template_id
+                              AND b.device_id = task.device_id AND b.status = 'ok' AND b.time_s > 0
+                            ORDER BY b.time_s, b.id LIMIT 1)
 JOIN workloads AS w ON w.id = t.workload_id
 JOIN kernel_templates AS k ON k.id = t.template_id
-JOIN devices AS d ON d.id = t.device_id
-WHERE t.id = (SELECT b.id FROM trials AS b
-              WHERE b.workload_id = t.workload_id AND b.template_id = t.template_id
-                AND b.device_id = t.device_id AND b.status = 'ok' AND b.time_s > 0
-              ORDER BY b.time_s, b.id LIMIT 1);
+JOIN devices AS d ON d.id = t.device_id;
 
 -- Every run with its tuner, budget and outcome.
 CREATE VIEW runs_view AS
@@ -233,17 +239,18 @@ FROM trials AS t
 JOIN runs AS r ON r.id = t.run_id;
 
 -- Per workload, template, device and tuner: runs, trials, the best GFLOPS reached and the
--- fraction of trials that succeeded.
+-- fraction of trials that succeeded (a run without trials counts as one failed row, as before).
+-- Each run is aggregated first, through trials_by_run, then the runs are grouped.
 CREATE VIEW tuner_comparison AS
 SELECT w.key AS workload, k.name AS template, d.name AS device, r.tuner,
-       count(DISTINCT r.id) AS runs, count(t.id) AS trials,
-       max(t.gflops) AS best_gflops,
-       avg(CASE WHEN t.status = 'ok' THEN 1.0 ELSE 0.0 END) AS ok_fraction
-FROM runs AS r
+       count(*) AS runs, sum(r.trials) AS trials, max(r.best_gflops) AS best_gflops,
+       sum(r.ok) * 1.0 / sum(max(r.trials, 1)) AS ok_fraction
+FROM (SELECT r.id, r.tuner, r.workload_id, r.template_id, r.device_id, count(t.id) AS trials,
+             coalesce(sum(t.status = 'ok'), 0) AS ok, max(t.gflops) AS best_gflops
+      FROM runs AS r LEFT JOIN trials AS t ON t.run_id = r.id GROUP BY r.id) AS r
 JOIN workloads AS w ON w.id = r.workload_id
 JOIN kernel_templates AS k ON k.id = r.template_id
 JOIN devices AS d ON d.id = r.device_id
-LEFT JOIN trials AS t ON t.run_id = r.id
 GROUP BY w.key, k.name, d.name, r.tuner;
 
 -- Per run: its wall clock (start to end, or to its last trial while unfinished), the seconds

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Fault suite: kills, signals, concurrent writers and damaged databases against a built
 # tensortune, with counts printed as a table at the end. Too slow for the test suite; the
-# figures go to docs/notebook.md ("Fault suite").
+# figures go to docs/notebook.md ("Fault suite") and docs/robustness.md (parts 6-11).
 #
 #   tools/fault-suite.sh            (after building: cmake --build build --target tensortune tensortune-worker)
 #
 # Repetitions (environment): KILL_RUNS=20 NET_KILLS=4 WORKER_KILLS=5 SIGNAL_RUNS=3 CONC_TRIALS=6;
-# PARTS="tuner_kills worker_kills signals concurrency databases" picks parts; TENSORTUNE=path.
+# PARTS="tuner_kills worker_kills signals concurrency databases readonly full_disk hostile
+# network_twice wide_network scale" picks parts; SCALE_TRIALS=1000000 sizes the large history of part 10.
+# Parts 6 and 7 mount a read-only bind mount and small tmpfs in a private mount namespace
+# (root and unshare -m); without them they report "skipped". TENSORTUNE=path.
 # Every process it starts is its own child; it kills those by pid only, never by name.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -294,8 +297,169 @@ part_databases() {
   row 5 "refused with exit 2, one line, sha256 unchanged" "$refused of $total" "$total of $total"
 }
 
+# Runs a command in a private mount namespace after a setup script (mounts).
+in_mounts() { local setup=$1; shift; unshare -m sh -c "$setup && exec \"\$0\" \"\$@\"" "$@"; }
+can_mount() { [[ $(id -u) == 0 ]] && unshare -m true 2> /dev/null; }
+elapsed() { local t0=$1; awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
+# "seconds peak-KiB" of a command (GNU time), its output discarded.
+measure() { /usr/bin/time -f "%e %M" -o "$WORK/time.txt" "$@" > /dev/null 2>> "$WORK/measure.err"; local c=$?; echo "$(cat "$WORK/time.txt" | tail -1) $c"; }
+synthetic() { bench/large_history.sh "$1" "$2" "${3:-20}" "${4:-4}" > /dev/null; }
+readers() {  # the commands that only read a history, as shell command lines
+  local db=$1 out=$2
+  echo "\"$BIN\" sql --db $db 'SELECT * FROM best_per_task'"
+  echo "\"$BIN\" sql --db $db --csv 'SELECT * FROM convergence'"
+  echo "\"$BIN\" report --db $db --out $out/report.html"
+  echo "\"$BIN\" export --db $db --format csv --out $out/trials.csv"
+  echo "\"$BIN\" export --db $db --format t4"
+  echo "\"$BIN\" sql --db $db --json 'SELECT * FROM runs_view'"
+}
+
+# 6. Readers on a read-only file system (a read-only bind mount of the history's folder).
+part_readonly() {
+  echo "6. readers on a read-only file system"
+  if ! can_mount; then row 6 "read-only bind mount" "skipped (needs root and unshare -m)" "-"; return; fi
+  local dir=$WORK/ro out=$WORK/ro-out ok=0 total=0 line
+  mkdir -p "$dir" "$out"
+  synthetic "$dir/h.db" 20000
+  local sum; sum=$(sha256sum < "$dir/h.db")
+  while read -r line; do
+    in_mounts "mount --bind $dir $dir && mount -o remount,ro,bind $dir" sh -c "$line" > /dev/null 2>> "$WORK/ro.err"
+    [[ $? == 0 ]] && ok=$((ok + 1))
+    total=$((total + 1))
+  done < <(readers "$dir/h.db" "$out")
+  row 6 "sql (3 views), report, export (csv, t4) on a read-only mount: exit 0" "$ok of $total" "$total of $total"
+  row 6 "history file and folder after them" "$([[ $(sha256sum < "$dir/h.db") == "$sum" && $(ls "$dir") == h.db ]] && echo unchanged || echo changed)" unchanged
+}
+
+# 7. A disk that fills: under a run (tune, tune-network) and under --out.
+part_full_disk() {
+  echo "7. full disk (small tmpfs)"
+  if ! can_mount; then row 7 "small tmpfs" "skipped (needs root and unshare -m)" "-"; return; fi
+  local mnt=$WORK/full size
+  mkdir -p "$mnt"
+  cat > "$WORK/tiny-full.json" << 'EOF'
+{"name": "tiny", "layers": [
+  {"name": "proj", "op": "gemm", "shape": "{batch*32},32,32", "repeat": 2},
+  {"name": "head", "op": "gemm", "shape": "{batch*8},64,32"}]}
+EOF
+  for size in 300k 360k 700k; do
+    in_mounts "mount -t tmpfs -o size=$size tmpfs $mnt" sh -c "\"$BIN\" tune --op gemm --shape 32,32,32 --trials 60 --min-time 0.001 --batch-size 2 --db $mnt/t.db > /dev/null 2> $WORK/full-tune.err; echo \$? > $WORK/full-tune.code; sqlite3 $mnt/t.db 'SELECT status FROM runs' > $WORK/full-tune.status; rm -f $mnt/t.db*; \"$BIN\" tune-network $WORK/tiny-full.json --trials 80 --min-time 0.001 --batch-size 2 --tuner random --db $mnt/n.db > /dev/null 2> $WORK/full-net.err; echo \$? > $WORK/full-net.code; sqlite3 $mnt/n.db 'SELECT status FROM network_runs' > $WORK/full-net.status"
+    row 7 "tune on a $size tmpfs: exit; runs.status" "$(cat "$WORK/full-tune.code"); $(tr '\n' ' ' < "$WORK/full-tune.status")" "3; failed"
+    row 7 "tune-network on a $size tmpfs: exit; network_runs.status" "$(cat "$WORK/full-net.code"); $(tr '\n' ' ' < "$WORK/full-net.status")" "3; failed"
+  done
+  synthetic "$WORK/full-src.db" 20000
+  in_mounts "mount -t tmpfs -o size=64k tmpfs $mnt" sh -c "\"$BIN\" export --db $WORK/full-src.db --format csv --out $mnt/out.csv 2> $WORK/full-out.err; echo \$? > $WORK/full-out.code; ls -A $mnt | wc -l > $WORK/full-out.files"
+  row 7 "export --out on a full 64k tmpfs: exit; files left; message" "$(cat "$WORK/full-out.code"); $(cat "$WORK/full-out.files"); $(sed 's/.*: //' "$WORK/full-out.err")" "3; 0; No space left on device"
+}
+
+# 8. Hostile databases: planted objects refused (exit 2, file unchanged) by every command.
+part_hostile() {
+  echo "8. hostile databases"
+  local plant name refused=0 total=0 unchanged=0
+  declare -A plants=(
+    [trigger]="CREATE TRIGGER wipe AFTER INSERT ON trials BEGIN DELETE FROM runs; UPDATE devices SET name = 'x'; END"
+    [view-for-table]="ALTER TABLE trials RENAME TO t2; CREATE VIEW trials AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT * FROM t2, c"
+    [virtual-table]="CREATE VIRTUAL TABLE ft USING fts3(x)"
+    [unique-index]="CREATE UNIQUE INDEX u ON trials (run_id, config_key)"
+    [version-minus-1]="PRAGMA journal_mode = DELETE; PRAGMA user_version = -1"
+    [version-0]="PRAGMA journal_mode = DELETE; PRAGMA user_version = 0")
+  for name in "${!plants[@]}"; do
+    local db=$WORK/hostile-$name.db
+    synthetic "$db" 2000 5 2
+    sqlite3 "$db" "${plants[$name]}" > /dev/null
+    local sum; sum=$(sha256sum < "$db")
+    local c codes=""
+    for c in "tune --op gemm --shape 8,8,8 --trials 1 --min-time 0.01 --db $db" "merge $db --into $WORK/hostile-into.db" \
+        "report --db $db --out $WORK/h.html" "sql --db $db SELECT 1" "export --db $db"; do
+      "$BIN" $c > /dev/null 2> "$WORK/hostile.err"
+      local code=$?
+      codes+="$code "
+      total=$((total + 1))
+      [[ $code == 2 && $(wc -l < "$WORK/hostile.err") == 1 ]] && refused=$((refused + 1))
+      [[ $(sha256sum < "$db") == "$sum" ]] && unchanged=$((unchanged + 1))
+    done
+    row 8 "$name: exit codes (tune, merge, report, sql, export)" "${codes% }" "2 2 2 2 2"
+  done
+  row 8 "refused with exit 2 and one line; file unchanged" "$refused; $unchanged of $total" "$total; $total of $total"
+  local db=$WORK/hostile-values.db
+  synthetic "$db" 2000 5 2
+  sqlite3 "$db" "UPDATE trials SET gflops = 1.7e308 WHERE id = 1; UPDATE trials SET gflops = 9e999 WHERE id = 2"
+  local t0; t0=$(now)
+  timeout 60 "$BIN" report --db "$db" --out "$WORK/values.html" > /dev/null 2>&1
+  row 8 "report with GFLOPS 1.7e308 and inf: exit; seconds" "$?; $(elapsed "$t0")" "0; < 5"
+  "$BIN" sql --db "$db" "SELECT hex(fts3_tokenizer('simple'))" > "$WORK/fts.out" 2> "$WORK/fts.err"
+  row 8 "sql fts3_tokenizer('simple'): exit; address printed" "$?; $(wc -c < "$WORK/fts.out") bytes" "2; 0 bytes"
+  "$BIN" sql --db "$db" "SELECT fts3_tokenizer('simple', x'4141414141414141')" > /dev/null 2>&1
+  row 8 "sql fts3_tokenizer('simple', pointer): exit" "$?" 2
+}
+
+# 9. Two identical tune-network commands at once.
+part_network_twice() {
+  echo "9. two identical tune-network commands at once"
+  cat > "$WORK/twice.json" << 'EOF'
+{"name": "twice", "layers": [
+  {"name": "proj", "op": "gemm", "shape": "{batch*32},32,32", "repeat": 2},
+  {"name": "head", "op": "gemm", "shape": "{batch*8},64,32"}]}
+EOF
+  local db=$WORK/twice.db cmd=("$BIN" tune-network "$WORK/twice.json" --trials 24 --batch-size 2 --min-time 0.05 --tuner random --seed 3)
+  "${cmd[@]}" --db "$db" > /dev/null 2> "$WORK/twice1.err" &
+  local a=$!
+  "${cmd[@]}" --db "$db" > /dev/null 2> "$WORK/twice2.err" &
+  local b=$!
+  wait $a; local ca=$?
+  wait $b; local cb=$?
+  row 9 "exit codes of the two" "$ca $cb" "0 3 (either order)"
+  row 9 "network runs; trials in them (budget 24)" "$(sql "$db" "SELECT count(*) FROM network_runs"); $(sql "$db" "SELECT count(*) FROM trials")" "1; 24"
+  row 9 "the refused one's message" "$(cat "$WORK/twice1.err" "$WORK/twice2.err" | grep -o 'is being tuned by process [0-9]*' | sed 's/[0-9]*$/N/')" "is being tuned by process N"
+  "${cmd[@]}" --db "$db" > /dev/null 2>&1
+  row 9 "the same command afterwards: exit" "$?" 0
+}
+
+# 11. A network file at the bounds: 500 distinct layers; one more is refused; SIGTERM stays prompt.
+part_wide_network() {
+  echo "11. network files at the bounds"
+  local n
+  for n in 500 501; do
+    awk -v n=$n 'BEGIN { printf "{\"name\": \"wide\", \"layers\": ["; for (i = 0; i < n; i++) printf "%s{\"op\": \"gemm\", \"shape\": \"%d,16,16\"}", (i ? "," : ""), 8 + i; print "]}" }' > "$WORK/wide$n.json"
+    row 11 "tasks on $n distinct layers: s, KiB, exit" "$(measure "$BIN" tasks "$WORK/wide$n.json")" "$([[ $n == 500 ]] && echo 'exit 0' || echo 'exit 2')"
+  done
+  local d
+  for d in 1 3 8; do
+    "$BIN" tune-network "$WORK/wide500.json" --trials 2000 --min-time 0.001 --tuner random --db "$WORK/wide$d.db" > /dev/null 2>&1 &
+    local pid=$!
+    sleep "$d"
+    local t0; t0=$(now)
+    kill -TERM "$pid"
+    wait "$pid"
+    row 11 "tune-network on 500 tasks, SIGTERM after $d s: exit; seconds to exit" "$?; $(elapsed "$t0")" "130; < 2"
+  done
+}
+
+# 10. A large history (bench/large_history.sh): views, merge, export and report.
+part_scale() {
+  local n=${SCALE_TRIALS:-1000000}
+  echo "10. a history of $n trials"
+  local db=$WORK/large.db t0
+  t0=$(now)
+  bench/large_history.sh "$db" "$n" > /dev/null
+  row 10 "generated with SQL inserts (s)" "$(elapsed "$t0")" "-"
+  "$BIN" sql --write --db "$db" "SELECT 1" > /dev/null  # migrated once, as any command would
+  local view
+  for view in best_per_task runs_view convergence tuner_comparison trials_view; do
+    row 10 "sql SELECT count(*) FROM $view: s, KiB, exit" "$(measure "$BIN" sql --db "$db" "SELECT count(*) FROM $view")" "< 5"
+    row 10 "sql --csv SELECT * FROM $view: s, KiB, exit" "$(measure "$BIN" sql --csv --db "$db" "SELECT * FROM $view")" "-"
+  done
+  local m; m=$(measure "$BIN" merge "$db" --into "$WORK/merged.db")
+  row 10 "merge into an empty database: s, KiB, exit" "$m" "-"
+  row 10 "merge rate (trials/s)" "$(awk -v n="$(sql "$WORK/merged.db" "SELECT count(*) FROM trials")" -v s="${m%% *}" 'BEGIN { printf "%d", n / s }')" "> 50000"
+  row 10 "merge again (all present): s, KiB, exit" "$(measure "$BIN" merge "$db" --into "$WORK/merged.db")" "-"
+  row 10 "export --format csv: s, peak KiB, exit" "$(measure "$BIN" export --db "$db" --format csv --out "$WORK/large.csv")" "bounded"
+  row 10 "export --format json (stdout): s, peak KiB, exit" "$(measure "$BIN" export --db "$db" --format json)" "bounded"
+  row 10 "report: s, peak KiB, exit" "$(measure "$BIN" report --db "$db" --out "$WORK/large.html")" "bounded"
+}
+
 START=$SECONDS
-for part in ${PARTS:-tuner_kills worker_kills signals concurrency databases}; do
+for part in ${PARTS:-tuner_kills worker_kills signals concurrency databases readonly full_disk hostile network_twice wide_network scale}; do
   s=$SECONDS
   "part_$part"
   echo "   ($part: $((SECONDS - s)) s)"

@@ -250,7 +250,7 @@ ReplayTarget UserTarget(const CompareOptions& o, const SqliteHistoryStore& store
 
 int RunCompare(const CompareOptions& o, std::ostream& out) {
   CheckOptions(o);
-  auto store = SqliteHistoryStore::Open(o.db);
+  auto store = SqliteHistoryStore::OpenReadOnly(o.db);
   // Tuners search the whole space (pinned knobs held), as on a device; what was not recorded
   // is answered like a failed build.
   ReplayTarget target = o.space.empty() ? BuiltInTarget(o, *store) : UserTarget(o, *store);

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstring>
 #include <iostream>
 
 #include "cli/best_command.h"
@@ -13,10 +14,41 @@
 #include "cli/list_commands.h"
 #include "cli/network_commands.h"
 #include "cli/tune_command.h"
+#include "cli/whole_file.h"
 #include "core/errors.h"
 #include "tuners/tuner_factory.h"
 
 namespace {
+
+// Errors are one line (README): user text in them (an operator name, a path, a key) with line
+// breaks or other control characters is written escaped.
+std::string OneLine(const std::string& text) {
+  std::string line;
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n') line += "\\n";
+    else if (c == '\r') line += "\\r";
+    else if (c == '\t') line += "\\t";
+    else if (u < 0x20 || u == 0x7f) line += fmt::format("\\x{:02x}", u);
+    else line += c;
+  }
+  return line;
+}
+
+// A seed is stored as SQLite's signed 64-bit integer: 0 to 2^63 - 1, in decimal. Checked on the
+// text, because a conversion to uint64_t saturates (and wraps negative numbers) silently.
+std::string CheckSeed(const std::string& text) {
+  constexpr const char* kMax = "9223372036854775807";
+  const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+  std::string trimmed = text.substr(std::min(text.find_first_not_of('0'), text.size() - 1));
+  if (!digits || trimmed.size() > std::strlen(kMax) || (trimmed.size() == std::strlen(kMax) && trimmed > kMax))
+    return "must be a whole number from 0 to 9223372036854775807";
+  return "";
+}
+
+void AddSeedOption(CLI::App& cmd, uint64_t& seed) {
+  cmd.add_option("--seed", seed, "Random seed (0 to 2^63 - 1)")->check(CLI::Validator(CheckSeed, "SEED"))->capture_default_str();
+}
 
 std::string JoinArgs(int argc, char** argv) {
   std::string line;
@@ -77,7 +109,7 @@ void AddBuildersOption(CLI::App& cmd, int& builders) {
 void AddMeasuringOptions(CLI::App& cmd, tt::TuneOptions& o) {
   AddWorkloadOptions(cmd, o.op, o.shape, o.shape_flags, o.kernel_template, o.pins);
   cmd.add_option("--batch-size", o.batch_size, "Configurations per measured batch")->capture_default_str();
-  cmd.add_option("--seed", o.seed, "Random seed")->capture_default_str();
+  AddSeedOption(cmd, o.seed);
   cmd.add_option("--db", o.db, "History database (created if missing)")->capture_default_str();
   cmd.add_option("--device", o.device, "Device index or name fragment")->capture_default_str();
   cmd.add_option("--timeout", o.timeout_s, "Seconds allowed per configuration")->capture_default_str();
@@ -143,7 +175,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   net_cmd->add_option("--tuner-opt", net_tuner_opts, "Tuner option key=value (repeatable; see `tensortune tuners`)");
   net_cmd->add_option("--ucb-c", net.ucb_c, "UCB exploration constant (tasks and sketches)")->capture_default_str();
-  net_cmd->add_option("--seed", net.seed, "Random seed")->capture_default_str();
+  AddSeedOption(*net_cmd, net.seed);
   net_cmd->add_option("--batch-size", net.batch_size, "Configurations per round")->capture_default_str();
   net_cmd->add_option("--timeout", net.timeout_s, "Seconds allowed per configuration")->capture_default_str();
   AddBuildersOption(*net_cmd, net.builders);
@@ -186,11 +218,11 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
     // Bad input: one line and exit 2, like every other input error (not CLI11's own codes).
-    std::cerr << "tensortune: error: " << e.what() << " (see --help)\n";
+    std::cerr << "tensortune: error: " << OneLine(e.what()) << " (see --help)\n";
     return 2;
   }
 
-  try {
+  const auto run = [&]() -> int {
     if (app.got_subcommand("devices")) return tt::RunDevices(std::cout);
     if (app.got_subcommand("templates")) return tt::RunTemplates(std::cout);
     if (app.got_subcommand("tuners")) return tt::RunTuners(std::cout);
@@ -218,14 +250,20 @@ int main(int argc, char** argv) {
     tune.warm_from = SplitList(tune_warm_from);
     tune.command_line = JoinArgs(argc, argv);
     return tt::RunTune(tune, std::cout);
+  };
+  try {
+    const int code = run();
+    // Output that could not be written (a full disk, a closed pipe) is no success.
+    tt::CheckWritten(std::cout, "standard output");
+    return code;
   } catch (const tt::UserError& e) {
-    std::cerr << "tensortune: error: " << e.what() << "\n";
+    std::cerr << "tensortune: error: " << OneLine(e.what()) << "\n";
     return 2;
   } catch (const tt::EnvironmentError& e) {
-    std::cerr << "tensortune: environment error: " << e.what() << "\n";
+    std::cerr << "tensortune: environment error: " << OneLine(e.what()) << "\n";
     return 3;
   } catch (const std::exception& e) {
-    std::cerr << "tensortune: internal error: " << e.what() << "\n";
+    std::cerr << "tensortune: internal error (please report it): " << OneLine(e.what()) << "\n";
     return 4;
   }
 }

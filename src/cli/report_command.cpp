@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <ostream>
@@ -10,6 +11,7 @@
 #include "cli/svg_line_plot.h"
 #include "cli/whole_file.h"
 #include "core/errors.h"
+#include "history/report_queries.h"
 #include "history/sqlite_history_store.h"
 
 namespace tt {
@@ -23,96 +25,87 @@ constexpr const char* kStyle =
     ".ok{background:#2ca02c}.invalid_config{background:#bbb}.compile_error{background:#ff7f0e}"
     ".runtime_error{background:#d62728}.wrong_answer{background:#9467bd}.timeout{background:#8c564b}";
 
-struct Task {
-  std::string workload, sketch, device;
-  bool imported = false;
-  std::vector<const TrialWithTask*> trials;  // oldest first
-  std::map<int64_t, std::string> runs;       // run id -> tuner
-};
+// Points drawn per run: a longer run is drawn at its best so far every few trials.
+constexpr int64_t kPointsPerRun = 1000;
+// Runs drawn per task; the others are named, not drawn.
+constexpr size_t kRunsDrawn = 20;
 
-std::vector<Task> GroupByTask(const std::vector<TrialWithTask>& trials) {
-  std::map<std::string, size_t> index;
-  std::vector<Task> tasks;
-  for (const auto& t : trials) {
-    const std::string key = t.workload.Key() + "|" + t.kernel_template.name + "|" + t.kernel_template.source_hash +
-                            "|" + t.device.Fingerprint();
-    auto [it, added] = index.emplace(key, tasks.size());
-    if (added) tasks.push_back({t.workload.Key(), t.kernel_template.name, t.device.name, t.device.imported, {}, {}});
-    Task& task = tasks[it->second];
-    task.trials.push_back(&t);
-    task.runs.emplace(t.trial.run_id, t.tuner);
-  }
-  return tasks;
-}
+// GFLOPS as a report shows them: what is not a finite non-negative number counts as none.
+double Shown(double gflops) { return std::isfinite(gflops) && gflops > 0 ? gflops : 0; }
 
-const TrialWithTask* Best(const Task& task) {
-  const TrialWithTask* best = nullptr;
-  for (const auto* t : task.trials)
-    if (t->trial.result.ok() && t->trial.result.time_s > 0 && (!best || t->trial.result.time_s < best->trial.result.time_s))
-      best = t;
-  return best;
-}
-
-std::string BestText(const Task& task) {
-  const TrialWithTask* best = Best(task);
+std::string BestText(const ReportQueries& queries, const ReportTask& task) {
+  const auto best = queries.Best(task.ids);
   if (!best) return "no successful trial";
-  return fmt::format("<b>{:.2f} GFLOPS</b> ({:.4g} ms) with <code>{}</code>", best->trial.result.gflops,
-                     1e3 * best->trial.result.time_s, HtmlEscape(best->trial.config_key));
+  return fmt::format("<b>{:.2f} GFLOPS</b> ({:.4g} ms) with <code>{}</code>", Shown(best->gflops), 1e3 * best->time_s,
+                     HtmlEscape(best->config_key));
 }
 
-std::string StatusMix(const Task& task) {
-  std::map<std::string, int64_t> counts;
-  for (const auto* t : task.trials) ++counts[std::string(ToString(t->trial.result.status))];
+std::string StatusMix(const ReportQueries& queries, const ReportTask& task) {
   std::string bar = "<div class=\"bar\">", rows;
-  for (const auto& [status, n] : counts) {
-    bar += fmt::format(R"(<div class="{}" style="flex:{}" title="{} {}"></div>)", status, n, status, n);
-    rows += fmt::format("<td>{} {}</td>", status, n);
+  for (const auto& [status, n] : queries.StatusCounts(task.ids)) {
+    const std::string name = HtmlEscape(status);
+    bar += fmt::format(R"(<div class="{}" style="flex:{}" title="{} {}"></div>)", name, n, name, n);
+    rows += fmt::format("<td>{} {}</td>", name, n);
   }
   return bar + "</div><table><tr>" + rows + "</tr></table>";
 }
 
-std::string Convergence(const Task& task) {
-  std::map<int64_t, PlotSeries> by_run;
-  for (const auto* t : task.trials) {
-    PlotSeries& s = by_run[t->trial.run_id];
-    if (s.label.empty()) s.label = fmt::format("run {} {}", t->trial.run_id, t->tuner);
-    const double previous = s.y.empty() ? 0 : s.y.back();
-    s.y.push_back(std::max(previous, t->trial.result.ok() ? t->trial.result.gflops : 0.0));
-  }
+// Best GFLOPS so far against trials, one series per run (the first kRunsDrawn runs).
+std::string Convergence(const ReportQueries& queries, const ReportTask& task) {
+  const std::vector<ReportRun> runs = queries.Runs(task.ids);
+  struct Drawn {
+    size_t series;
+    int64_t trials, every, seen = 0;
+    double best = 0;
+  };
+  std::map<int64_t, Drawn> drawn;
   std::vector<PlotSeries> series;
-  for (auto& [run, s] : by_run) series.push_back(std::move(s));
-  return SvgLinePlot(series, "trials", "best GFLOPS so far");
+  for (const ReportRun& run : runs) {
+    if (series.size() == kRunsDrawn) break;
+    drawn.emplace(run.id,
+                  Drawn{series.size(), run.trials, std::max<int64_t>(1, (run.trials + kPointsPerRun - 1) / kPointsPerRun)});
+    series.push_back({fmt::format("run {} {}", run.id, run.tuner), {}, {}});
+  }
+  queries.ForEachTrial(task.ids, [&](int64_t run, bool ok, double gflops) {
+    const auto it = drawn.find(run);
+    if (it == drawn.end()) return;
+    Drawn& d = it->second;
+    d.best = std::max(d.best, ok ? Shown(gflops) : 0.0);
+    ++d.seen;
+    if (d.seen % d.every == 0 || d.seen == d.trials) {
+      series[d.series].x.push_back(static_cast<double>(d.seen));
+      series[d.series].y.push_back(d.best);
+    }
+  });
+  std::string html = SvgLinePlot(series, "trials", "best GFLOPS so far");
+  if (runs.size() > kRunsDrawn)
+    html += fmt::format("<p>{} more runs are not drawn (runs {} to {}).</p>", runs.size() - kRunsDrawn,
+                        runs[kRunsDrawn].id, runs.back().id);
+  return html;
 }
 
-bool HasConvergence(const Task& task) { return task.trials.size() > task.runs.size(); }  // some run measured twice
-
-std::string TaskSection(const Task& task) {
+std::string TaskSection(const ReportQueries& queries, const ReportTask& task) {
   return fmt::format("<h2>{}</h2><p>sketch <b>{}</b> on <b>{}</b>{}; {} trials in {} runs</p><p>best: {}</p>"
                      "<h3>Status of the trials</h3>{}<h3>Convergence</h3>{}",
                      HtmlEscape(task.workload), HtmlEscape(task.sketch), HtmlEscape(task.device),
-                     task.imported ? " (imported)" : "", task.trials.size(), task.runs.size(), BestText(task),
-                     StatusMix(task), Convergence(task));
+                     task.imported ? " (imported)" : "", task.trials, task.runs, BestText(queries, task),
+                     StatusMix(queries, task), Convergence(queries, task));
 }
 
-// Tasks with one measurement per run (imported records, typically) make a table, not plots.
-std::string SingleMeasurementTable(const std::vector<const Task*>& tasks) {
-  if (tasks.empty()) return "";
-  std::string html = "<h2>Tasks without a convergence to plot</h2><table><tr><th>workload</th><th>sketch</th>"
-                     "<th>device</th><th>trials</th><th>best</th></tr>";
-  for (const Task* task : tasks)
-    html += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td>{}{}</td><td>{}</td><td>{}</td></tr>",
-                        HtmlEscape(task->workload), HtmlEscape(task->sketch), HtmlEscape(task->device),
-                        task->imported ? " (imported)" : "", task->trials.size(), BestText(*task));
-  return html + "</table>";
-}
-
-// The estimated latency after each trial, carried forward between the rounds that recorded it.
+// The estimated latency after each round that recorded it, held until the next (a step line),
+// at most kPointsPerRun rounds drawn.
 PlotSeries LatencySeries(const NetworkRunSummary& run) {
-  PlotSeries series{fmt::format("run {} {} {}", run.id, run.network, run.scheduler), {}};
-  for (const auto& [trials, latency] : run.progress) {
-    const double ms = latency * 1e3;
-    if (series.y.empty()) series.y.assign(static_cast<size_t>(std::max<int64_t>(trials - 1, 0)), ms);
-    series.y.resize(static_cast<size_t>(std::max<int64_t>(trials - 1, 0)), series.y.empty() ? ms : series.y.back());
+  PlotSeries series{fmt::format("run {} {} {}", run.id, run.network, run.scheduler), {}, {}};
+  const size_t every = std::max<size_t>(1, (run.progress.size() + kPointsPerRun - 1) / kPointsPerRun);
+  for (size_t i = 0; i < run.progress.size(); ++i) {
+    const auto& [trials, latency] = run.progress[i];
+    if (i % every != 0 && i + 1 != run.progress.size()) continue;
+    const double x = static_cast<double>(trials), ms = latency * 1e3;
+    if (!series.y.empty()) {
+      series.x.push_back(x);
+      series.y.push_back(series.y.back());
+    }
+    series.x.push_back(x);
     series.y.push_back(ms);
   }
   return series;
@@ -143,25 +136,35 @@ std::string NetworkSection(const std::vector<NetworkRunSummary>& runs) {
 
 int RunReport(const ReportOptions& o, std::ostream& out) {
   if (!std::filesystem::exists(o.db)) throw UserError("no history database at " + o.db);
-  const auto store = SqliteHistoryStore::Open(o.db);
-  const auto trials = store->TrialsWithTasks({"", o.workload, o.run, "", o.network_run});
-  if (trials.empty()) throw UserError("no trials in " + o.db + " match the report's filters");
+  CheckOutputPath(o.out, {o.db});
+  const auto store = SqliteHistoryStore::OpenReadOnly(o.db);
+  const ReportQueries queries(*store, {o.workload, o.run, o.network_run});
+  const auto [trials, tasks] = queries.Count();
+  if (trials == 0) throw UserError("no trials in " + o.db + " match the report's filters");
   const auto network_runs = o.run == 0 && o.workload.empty() ? store->NetworkRuns(o.network_run)
                                                               : std::vector<NetworkRunSummary>{};
-  const std::vector<Task> tasks = GroupByTask(trials);
-  std::string body = NetworkSection(network_runs);
-  std::vector<const Task*> single;
-  for (const Task& task : tasks) {
-    if (HasConvergence(task)) body += TaskSection(task);
-    else single.push_back(&task);
-  }
-  body += SingleMeasurementTable(single);
-  const std::string html = fmt::format(
+  WholeFile file(o.out);
+  std::ostream& html = file.stream();
+  html << fmt::format(
       "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>tensortune report</title><style>{}</style>"
-      "</head><body><h1>tensortune report</h1><p>{}: {} trials of {} tasks</p>{}</body></html>\n",
-      kStyle, HtmlEscape(std::filesystem::path(o.db).filename().string()), trials.size(), tasks.size(), body);
-  WriteWholeFile(o.out, html);
-  out << fmt::format("{}: {} tasks, {} trials\n", o.out, tasks.size(), trials.size());
+      "</head><body><h1>tensortune report</h1><p>{}: {} trials of {} tasks</p>{}",
+      kStyle, HtmlEscape(std::filesystem::path(o.db).filename().string()), trials, tasks, NetworkSection(network_runs));
+  queries.ForEachTask(true, [&](const ReportTask& task) { html << TaskSection(queries, task); });
+  // Tasks with one measurement per run (imported records, typically) make a table, not plots.
+  bool table = false;
+  queries.ForEachTask(false, [&](const ReportTask& task) {
+    if (!table)
+      html << "<h2>Tasks without a convergence to plot</h2><table><tr><th>workload</th><th>sketch</th>"
+              "<th>device</th><th>trials</th><th>best</th></tr>";
+    table = true;
+    html << fmt::format("<tr><td><code>{}</code></td><td>{}</td><td>{}{}</td><td>{}</td><td>{}</td></tr>",
+                        HtmlEscape(task.workload), HtmlEscape(task.sketch), HtmlEscape(task.device),
+                        task.imported ? " (imported)" : "", task.trials, BestText(queries, task));
+  });
+  if (table) html << "</table>";
+  html << "</body></html>\n";
+  file.Commit();
+  out << fmt::format("{}: {} tasks, {} trials\n", o.out, tasks, trials);
   return 0;
 }
 

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -27,56 +29,108 @@ nlohmann::ordered_json Json(const SqlValue& v) {
 }
 
 // Columns padded to their widest value, like the sqlite3 shell's column mode.
-void WriteTable(const SqlResult& r, std::ostream& out) {
-  std::vector<size_t> width;
-  for (const auto& c : r.columns) width.push_back(c.size());
-  for (const auto& row : r.rows)
-    for (size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], Text(row[i]).size());
-  const auto line = [&](const std::vector<std::string>& cells) {
-    std::string text;
-    for (size_t i = 0; i < cells.size(); ++i) text += fmt::format("{}{:<{}}", i ? "  " : "", cells[i], width[i]);
-    text.erase(text.find_last_not_of(' ') + 1);
-    out << text << "\n";
-  };
-  line(r.columns);
-  std::vector<std::string> rule;
-  for (size_t w : width) rule.push_back(std::string(w, '-'));
-  line(rule);
-  for (const auto& row : r.rows) {
+class Table {
+ public:
+  explicit Table(const std::vector<std::string>& columns) : columns_(columns) {
+    for (const auto& c : columns) width_.push_back(c.size());
+  }
+  // Widens the columns to fit a row; keeps it while fewer than `keep` rows are kept.
+  void Measure(const std::vector<SqlValue>& row, size_t keep) {
+    std::vector<std::string> cells;
+    for (size_t i = 0; i < row.size(); ++i) {
+      cells.push_back(Text(row[i]));
+      width_[i] = std::max(width_[i], cells.back().size());
+    }
+    ++rows_;
+    if (kept_.size() < keep) kept_.push_back(std::move(cells));
+  }
+  bool AllKept() const { return kept_.size() == rows_; }
+  void WriteHeader(std::ostream& out) const {
+    Line(columns_, out);
+    std::vector<std::string> rule;
+    for (size_t w : width_) rule.push_back(std::string(w, '-'));
+    Line(rule, out);
+  }
+  void WriteKept(std::ostream& out) const {
+    for (const auto& cells : kept_) Line(cells, out);
+  }
+  void Write(const std::vector<SqlValue>& row, std::ostream& out) const {
     std::vector<std::string> cells;
     for (const auto& v : row) cells.push_back(Text(v));
-    line(cells);
+    Line(cells, out);
   }
+
+ private:
+  void Line(const std::vector<std::string>& cells, std::ostream& out) const {
+    std::string text;
+    for (size_t i = 0; i < cells.size(); ++i) text += fmt::format("{}{:<{}}", i ? "  " : "", cells[i], width_[i]);
+    text.erase(text.find_last_not_of(' ') + 1);
+    out << text << "\n";
+  }
+
+  std::vector<std::string> columns_;
+  std::vector<size_t> width_;
+  std::vector<std::vector<std::string>> kept_;
+  size_t rows_ = 0;
+};
+
+// Rows kept in memory to print a table in one pass; a longer read-only result is read twice
+// (widths, then rows), so that no result costs more memory than this.
+constexpr size_t kTableRowsKept = 10'000;
+
+std::string CsvLine(const std::vector<std::string>& cells) {
+  std::string line;
+  for (size_t i = 0; i < cells.size(); ++i) line += (i ? "," : "") + CsvField(cells[i]);
+  return line + "\n";
 }
 
 }  // namespace
 
 int RunSqlCommand(const SqlOptions& o, std::ostream& out) {
-  const SqlResult r = RunSql(o.db, o.sql, o.write);
-  if (r.columns.empty()) {
-    out << fmt::format("{} rows changed\n", r.changes);
-    return 0;
-  }
+  std::vector<std::string> names;
+  const auto keep_names = [&](const std::vector<std::string>& columns) { names = columns; };
+  int64_t changes = 0;
   if (o.format == "json") {
-    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-    for (const auto& row : r.rows) {
+    bool first = true;
+    changes = StreamSql(o.db, o.sql, o.write, keep_names, [&](const std::vector<SqlValue>& row) {
       nlohmann::ordered_json object = nlohmann::ordered_json::object();
-      for (size_t i = 0; i < row.size(); ++i) object[r.columns[i]] = Json(row[i]);
-      rows.push_back(std::move(object));
-    }
-    out << rows.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+      for (size_t i = 0; i < row.size(); ++i) object[names[i]] = Json(row[i]);
+      out << (first ? "[" : ",") << object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      first = false;
+    });
+    if (!names.empty()) out << (first ? "[" : "") << "]\n";
   } else if (o.format == "csv") {
-    std::string header;
-    for (size_t i = 0; i < r.columns.size(); ++i) header += (i ? "," : "") + CsvField(r.columns[i]);
-    out << header << "\n";
-    for (const auto& row : r.rows) {
-      std::string line;
-      for (size_t i = 0; i < row.size(); ++i) line += (i ? "," : "") + CsvField(Text(row[i]));
-      out << line << "\n";
-    }
+    changes = StreamSql(
+        o.db, o.sql, o.write,
+        [&](const std::vector<std::string>& columns) {
+          names = columns;
+          if (!columns.empty()) out << CsvLine(columns);
+        },
+        [&](const std::vector<SqlValue>& row) {
+          std::vector<std::string> cells;
+          for (const auto& v : row) cells.push_back(Text(v));
+          out << CsvLine(cells);
+        });
   } else {
-    WriteTable(r, out);
+    std::optional<Table> table;
+    const size_t keep = o.write ? SIZE_MAX : kTableRowsKept;  // a write must not run twice
+    changes = StreamSql(
+        o.db, o.sql, o.write,
+        [&](const std::vector<std::string>& columns) {
+          names = columns;
+          table.emplace(columns);
+        },
+        [&](const std::vector<SqlValue>& row) { table->Measure(row, keep); });
+    if (!names.empty()) {
+      table->WriteHeader(out);
+      if (table->AllKept())
+        table->WriteKept(out);
+      else
+        StreamSql(o.db, o.sql, false, [](const std::vector<std::string>&) {},
+                  [&](const std::vector<SqlValue>& row) { table->Write(row, out); });
+    }
   }
+  if (names.empty()) out << fmt::format("{} rows changed\n", changes);
   return 0;
 }
 

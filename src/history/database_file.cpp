@@ -3,6 +3,8 @@
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 #include <sqlite3.h>
+#include <strings.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +15,8 @@
 #include <filesystem>
 #include <cstdint>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string_view>
 #include <thread>
@@ -34,6 +38,10 @@ constexpr int kBusyTimeoutMs = 10'000;
 
 [[noreturn]] void Refuse(const std::string& path, const std::string& problem) {
   throw UserError("database " + path + ": " + problem);
+}
+
+bool IsBusy(const SQLite::Exception& e) {
+  return (e.getErrorCode() & 0xff) == SQLITE_BUSY || (e.getErrorCode() & 0xff) == SQLITE_LOCKED;
 }
 
 int PragmaInt(SQLite::Database& db, const char* pragma) {
@@ -79,7 +87,8 @@ std::optional<std::string> WhyTruncated(const std::string& header, uintmax_t fil
   return std::nullopt;
 }
 
-std::string ImmutableUri(const std::string& path) {
+// An absolute file: URI for `path`, so that no character of a path reads as a URI parameter.
+std::string FileUri(const std::string& path, const std::string& parameters = "") {
   std::string uri = "file:";
   for (const char c : fs::absolute(path).string()) {
     if (c == '%' || c == '?' || c == '#') {
@@ -90,14 +99,127 @@ std::string ImmutableUri(const std::string& path) {
       uri += c;
     }
   }
-  return uri + "?mode=ro&immutable=1";
+  return parameters.empty() ? uri : uri + "?" + parameters;
+}
+
+// Whether a connection may create the -wal and -shm files beside `path`.
+bool CanCreateBeside(const std::string& path) {
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  struct statvfs fs_info {};
+  if (statvfs(dir.c_str(), &fs_info) == 0 && (fs_info.f_flag & ST_RDONLY) != 0) return false;
+  return access(dir.c_str(), W_OK | X_OK) == 0;
+}
+
+// fts3_tokenizer() hands out and takes function pointers, fts5() a pointer to its API: no
+// statement tensortune runs, and none a user gives `sql`, may call them.
+int DenyPointerFunctions(void*, int action, const char*, const char* function, const char*, const char*) {
+  if (action == SQLITE_FUNCTION && function != nullptr &&
+      (strcasecmp(function, "fts3_tokenizer") == 0 || strcasecmp(function, "fts5") == 0 ||
+       strcasecmp(function, "load_extension") == 0))
+    return SQLITE_DENY;
+  return SQLITE_OK;
+}
+
+constexpr int kMaxValueBytes = 64 << 20;
+
+SQLite::Database Hardened(SQLite::Database db) {
+  HardenConnection(db);
+  return db;
 }
 
 // Even a read-only connection creates -wal and -shm files beside a WAL database; an
 // immutable one does not, and is exact while no -wal file shows that a writer is active.
 SQLite::Database OpenForInspection(const std::string& path, bool writer_active) {
-  if (writer_active) return SQLite::Database(path, SQLite::OPEN_READONLY, kBusyTimeoutMs);
-  return SQLite::Database(ImmutableUri(path), SQLite::OPEN_READONLY | SQLite::OPEN_URI);
+  if (writer_active)
+    return Hardened(SQLite::Database(FileUri(path, "mode=ro"), SQLite::OPEN_READONLY | SQLite::OPEN_URI, kBusyTimeoutMs));
+  return Hardened(SQLite::Database(FileUri(path, "mode=ro&immutable=1"), SQLite::OPEN_READONLY | SQLite::OPEN_URI));
+}
+
+// The schema objects of a database by name: type, table and SQL (whitespace runs as one space).
+struct SchemaObject {
+  std::string type, table, sql;
+  bool operator==(const SchemaObject&) const = default;
+};
+using SchemaObjects = std::map<std::string, SchemaObject>;
+
+std::string CollapseSpaces(const std::string& sql) {
+  std::string out;
+  for (const char c : sql) {
+    const bool space = c == ' ' || c == '\n' || c == '\t' || c == '\r';
+    if (space && (out.empty() || out.back() == ' ')) continue;
+    out += space ? ' ' : c;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+SchemaObjects ReadSchema(SQLite::Database& db) {
+  SQLite::Statement q(db, "SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_master");
+  SchemaObjects objects;
+  while (q.executeStep())
+    objects[q.getColumn(1).getString()] = {q.getColumn(0).getString(), q.getColumn(2).getString(),
+                                           CollapseSpaces(q.getColumn(3).getString())};
+  return objects;
+}
+
+// What migrations 1 to `version` create, built once per version in a database in memory.
+const SchemaObjects& ReferenceSchema(int version) {
+  static std::mutex mutex;
+  static std::map<int, SchemaObjects> cache;
+  const std::lock_guard<std::mutex> lock(mutex);
+  const auto known = cache.find(version);
+  if (known != cache.end()) return known->second;
+  SQLite::Database memory(":memory:", SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+  for (int v = 1; v <= version; ++v) memory.exec(std::string(embedded::migrations[v - 1].second));
+  return cache[version] = ReadSchema(memory);
+}
+
+bool IsVirtualTable(const SchemaObject& object) {
+  return object.type == "table" && strncasecmp(object.sql.c_str(), "CREATE VIRTUAL TABLE", 20) == 0;
+}
+
+// An index someone added to one of tensortune's tables is tolerated when it can change
+// neither what an insert accepts nor what it costs: not unique, not partial, plain columns.
+std::optional<std::string> WhyExtraIndexUnsafe(SQLite::Database& db, const std::string& name, const SchemaObject& index) {
+  SQLite::Statement list(db, "SELECT \"unique\", partial FROM pragma_index_list(?) WHERE name = ?");
+  list.bind(1, index.table);
+  list.bind(2, name);
+  if (!list.executeStep() || list.getColumn(0).getInt() != 0 || list.getColumn(1).getInt() != 0)
+    return "a unique or partial index on table " + index.table + " (" + name + ") that tensortune did not create";
+  SQLite::Statement columns(db, "SELECT count(*) FROM pragma_index_xinfo(?) WHERE key = 1 AND (cid < 0 OR "
+                                "coalesce(coll, 'BINARY') NOT IN ('BINARY', 'NOCASE', 'RTRIM'))");
+  columns.bind(1, name);
+  if (columns.executeStep() && columns.getColumn(0).getInt() != 0)
+    return "an index on an expression of table " + index.table + " (" + name + ") that tensortune did not create";
+  return std::nullopt;
+}
+
+// A tensortune database holds exactly what its migrations created, give or take tables and
+// plain indexes of the user's own. Triggers (which would run inside tensortune's writes),
+// virtual tables (modules reading pointers and files), and any of tensortune's tables, views
+// and indexes replaced by something else are refused.
+std::optional<std::string> WhySchemaDiffers(SQLite::Database& db, int version) {
+  const SchemaObjects& reference = ReferenceSchema(version);
+  const SchemaObjects actual = ReadSchema(db);
+  const auto hint = std::string("; it is not as tensortune wrote it (remove it with the sqlite3 shell if it is yours)");
+  for (const auto& [name, object] : actual) {
+    if (object.type == "trigger") return "it holds a trigger (" + name + ")" + hint;
+    if (IsVirtualTable(object)) return "it holds a virtual table (" + name + ")" + hint;
+  }
+  for (const auto& [name, want] : reference) {
+    const auto it = actual.find(name);
+    if (it == actual.end()) return "its " + want.type + " " + name + " is missing";
+    if (it->second.type != want.type)
+      return name + " is a " + it->second.type + " where tensortune has a " + want.type;
+  }
+  for (const auto& [name, want] : reference)
+    if (!(actual.at(name) == want)) return "its " + want.type + " " + name + " is not defined as tensortune defines it";
+  for (const auto& [name, object] : actual) {
+    if (object.type != "index" || reference.count(name) || !reference.count(object.table)) continue;
+    if (auto why = WhyExtraIndexUnsafe(db, name, object)) return "it holds " + *why + hint;
+  }
+  return std::nullopt;
 }
 
 // What makes an existing SQLite file unusable, found without writing a byte: a wrong length,
@@ -121,6 +243,11 @@ std::optional<std::string> WhyUnusable(const std::string& path, bool writer_acti
     if (user_version > EmbeddedSchemaVersion())
       return "written by a newer tensortune: schema version " + std::to_string(user_version) +
              ", this build knows up to " + std::to_string(EmbeddedSchemaVersion());
+    // Migration 1 sets the application id and version 1 in one transaction.
+    if (application_id == kApplicationId && user_version < 1)
+      return "its schema version " + std::to_string(user_version) + " is none that tensortune writes";
+    if (user_version >= 1)
+      if (auto why = WhySchemaDiffers(db, user_version)) return why;
     std::string check = db.execAndGet("PRAGMA quick_check(1)").getString();
     std::replace(check.begin(), check.end(), '\n', ' ');
     if (check != "ok") return "it is corrupt (" + check + ")";
@@ -203,26 +330,25 @@ void Migrate(SQLite::Database& db, const std::string& path) {
   }
 }
 
-// One connection set up for writing; throws SQLite::Exception, SQLITE_BUSY included.
+// One connection set up for writing; throws SQLite::Exception, SQLITE_BUSY included. WAL mode
+// is switched on after the migrations, so that a database refused while migrating is left as it
+// was. URI names let `merge` attach its sources read-only.
 std::unique_ptr<SQLite::Database> OpenForWriting(const std::string& path, bool create) {
-  auto db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | (create ? SQLite::OPEN_CREATE : 0),
-                                               kBusyTimeoutMs);
+  auto db = std::make_unique<SQLite::Database>(
+      FileUri(path), SQLite::OPEN_READWRITE | SQLite::OPEN_URI | (create ? SQLite::OPEN_CREATE : 0), kBusyTimeoutMs);
+  HardenConnection(*db);
   // SQLite silently falls back to read-only for a write-protected file.
   if (sqlite3_db_readonly(db->getHandle(), "main") == 1) Refuse(path, "file is not writable");
+  Migrate(*db, path);  // before foreign keys: a migration may rebuild a referenced table
   db->exec("PRAGMA journal_mode = WAL");
   db->exec("PRAGMA synchronous = NORMAL");  // in WAL mode, still safe when a process dies
-  Migrate(*db, path);  // before foreign keys: a migration may rebuild a referenced table
   db->exec("PRAGMA foreign_keys = ON");
   return db;
 }
 
-bool IsBusy(const SQLite::Exception& e) {
-  return e.getErrorCode() == SQLITE_BUSY || e.getErrorCode() == SQLITE_LOCKED;
-}
-
 }  // namespace
 
-void CheckDatabaseToRead(const std::string& path, bool same_version) {
+int CheckDatabaseToRead(const std::string& path, bool same_version) {
   std::error_code ec;
   if (!fs::exists(path, ec)) Refuse(path, "no such file");
   CheckExistingFile(path);
@@ -237,15 +363,56 @@ void CheckDatabaseToRead(const std::string& path, bool same_version) {
   if (same_version && version != EmbeddedSchemaVersion())
     Refuse(path, "schema version " + std::to_string(version) + ", this build writes " +
                      std::to_string(EmbeddedSchemaVersion()) + ": upgrade it first with `tensortune sql --write --db " + path + " \"SELECT 1\"`");
+  return version;
+}
+
+std::string ReadOnlyUri(const std::string& path) {
+  std::error_code ec;
+  const bool immutable = !fs::exists(path + "-wal", ec) && !CanCreateBeside(path);
+  return FileUri(path, immutable ? "mode=ro&immutable=1" : "mode=ro");
 }
 
 std::unique_ptr<SQLite::Database> OpenDatabaseReadOnly(const std::string& path) {
   CheckDatabaseToRead(path, /*same_version=*/false);
   try {
-    return std::make_unique<SQLite::Database>(path, SQLite::OPEN_READONLY, kBusyTimeoutMs);
+    auto db = std::make_unique<SQLite::Database>(ReadOnlyUri(path), SQLite::OPEN_READONLY | SQLite::OPEN_URI,
+                                                 kBusyTimeoutMs);
+    HardenConnection(*db);
+    db->execAndGet("SELECT count(*) FROM sqlite_master");  // opens the -wal now, so that failing to is reported here
+    return db;
   } catch (const SQLite::Exception& e) {
+    if (IsBusy(e)) throw EnvironmentError("database " + path + ": locked by another process: " + e.what());
     Refuse(path, std::string("cannot open it: ") + e.what());
   }
+}
+
+std::unique_ptr<SQLite::Database> OpenDatabaseForInspection(const std::string& path) {
+  std::error_code ec;
+  return std::make_unique<SQLite::Database>(OpenForInspection(path, fs::exists(path + "-wal", ec)));
+}
+
+std::unique_ptr<SQLite::Database> OpenReferenceSchema() {
+  auto db = std::make_unique<SQLite::Database>(":memory:", SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+  for (int v = 1; v <= EmbeddedSchemaVersion(); ++v) db->exec(std::string(embedded::migrations[v - 1].second));
+  HardenConnection(*db);
+  return db;
+}
+
+void HardenConnection(SQLite::Database& db) {
+  sqlite3* handle = db.getHandle();
+  // The schema stays trusted (SQLITE_DBCONFIG_TRUSTED_SCHEMA): tensortune's CHECK constraints call
+  // json_valid(), which SQLite does not mark innocuous; what else a schema may run is checked
+  // when the file is opened (WhySchemaDiffers).
+  for (const int option : {SQLITE_DBCONFIG_DEFENSIVE, SQLITE_DBCONFIG_ENABLE_TRIGGER,
+                           SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION}) {
+    const int on = option == SQLITE_DBCONFIG_DEFENSIVE ? 1 : 0;
+    int now = -1;
+    if (sqlite3_db_config(handle, option, on, &now) != SQLITE_OK || now != on)
+      throw EnvironmentError("this SQLite library cannot set the defences tensortune needs (sqlite3_db_config " +
+                             std::to_string(option) + ")");
+  }
+  sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, kMaxValueBytes);
+  sqlite3_set_authorizer(handle, DenyPointerFunctions, nullptr);
 }
 
 int EmbeddedSchemaVersion() { return static_cast<int>(embedded::migrations_count); }
@@ -267,6 +434,9 @@ std::unique_ptr<SQLite::Database> OpenDatabaseFile(const std::string& path) {
         CheckNewFileDirectory(path);
       return OpenForWriting(path, !existed);
     } catch (const SQLite::Exception& e) {
+      const int code = e.getErrorCode() & 0xff;
+      if (code == SQLITE_FULL || code == SQLITE_IOERR || code == SQLITE_NOMEM)  // the disk's fault, not the file's
+        throw EnvironmentError("database " + path + ": cannot open it for writing: " + e.what());
       if (!IsBusy(e)) Refuse(path, std::string("cannot open it for writing: ") + e.what());
       if (std::chrono::steady_clock::now() > deadline)
         throw EnvironmentError("database " + path + ": still locked by another process after " +

@@ -33,7 +33,7 @@ std::string ScopeFilter(const HistoryScope& scope) {
 LeanTrial ReadLean(SQLite::Statement& q) {
   const std::string status = q.getColumn(1).getString();
   const auto parsed = ParseMeasureStatus(status);
-  if (!parsed) throw EnvironmentError("unknown trial status '" + status + "' in the history");
+  if (!parsed) throw UnreadableValue("a trial of status '" + status + "'");
   return {q.getColumn(0).getString(), *parsed, q.getColumn(2).getDouble()};
 }
 
@@ -104,7 +104,8 @@ std::vector<LeanTrial> HistoryQueries::FastestTrials(int64_t workload_id, const 
   if (scope.template_ids.empty() || limit <= 0) return {};
   return Translated(store_.path(), [&] {
     SQLite::Statement q(store_.connection(),
-                        "SELECT config_key, status, gflops FROM trials WHERE workload_id = ? AND status = 'ok'" +
+                        "SELECT config_key, status, gflops FROM trials INDEXED BY trials_ok_by_gflops "
+                        "WHERE workload_id = ? AND status = 'ok'" +
                             ScopeFilter(scope) + " ORDER BY gflops DESC, id LIMIT ?");
     q.bind(1, workload_id);
     q.bind(BindScope(q, scope, 2), limit);

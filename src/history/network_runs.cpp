@@ -2,6 +2,12 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <SQLiteCpp/VariadicBind.h>
 
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 #include "history/sqlite_rows.h"
@@ -25,6 +31,45 @@ std::vector<NetworkTaskRow> ReadNetworkTasks(SQLite::Database& db, int64_t netwo
   return tasks;
 }
 
+// The start time of a process (field 22 of /proc/PID/stat, clock ticks since boot): with the
+// pid and host it names a process even after its pid is reused. Empty when unknown, "dead"
+// for a process that has ended but not been reaped (a zombie still answers kill(pid, 0)).
+std::string StartTime(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const auto end_of_name = text.rfind(')');
+  if (end_of_name == std::string::npos) return "";
+  std::istringstream fields(text.substr(end_of_name + 2));
+  std::string field;
+  for (int i = 3; i <= 22 && fields >> field; ++i)
+    if (i == 3 && (field == "Z" || field == "X")) return "dead";
+  return field;
+}
+
+std::string HostName() {
+  char name[256] = {};
+  gethostname(name, sizeof name - 1);
+  return name;
+}
+
+std::string ThisProcess() {
+  return HostName() + " " + std::to_string(getpid()) + " " + StartTime(getpid());
+}
+
+// Whether the owner recorded for a running network run is a process other than this one that
+// is still alive. One on another host cannot be checked, and counts as alive.
+bool OwnedByAnotherLiveProcess(const std::string& owner) {
+  std::istringstream fields(owner);
+  std::string host, start;
+  int64_t pid = 0;
+  if (!(fields >> host >> pid) || pid <= 0) return false;  // none recorded (an older tensortune)
+  fields >> start;
+  if (owner == ThisProcess()) return false;
+  if (host != HostName()) return true;
+  if (kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) return false;
+  return start.empty() || StartTime(static_cast<pid_t>(pid)) == start;
+}
+
 }  // namespace
 
 SqliteHistoryStore::NetworkRunStart SqliteHistoryStore::BeginNetworkRun(int64_t device_id, const NetworkRunInfo& info,
@@ -32,24 +77,33 @@ SqliteHistoryStore::NetworkRunStart SqliteHistoryStore::BeginNetworkRun(int64_t 
   return Translated(path_, [&] {
     SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     SQLite::Statement find(*db_,
-                           "SELECT id FROM network_runs WHERE resume_key = ? AND device_id = ? "
+                           "SELECT id, status, coalesce(owner, '') FROM network_runs WHERE resume_key = ? AND device_id = ? "
                            "AND status IN ('running', 'interrupted', 'failed') ORDER BY id DESC LIMIT 1");
     SQLite::bind(find, info.resume_key, device_id);
     NetworkRunStart start;
+    const std::string me = ThisProcess();
     if (find.executeStep()) {
       start.id = find.getColumn(0).getInt64();
       start.resumed = true;
-      SQLite::Statement reopen(*db_, "UPDATE network_runs SET status = 'running', ended_at = NULL, error = NULL WHERE id = ?");
-      reopen.bind(1, start.id);
+      const std::string owner = find.getColumn(2).getString();
+      if (find.getColumn(1).getString() == "running" && OwnedByAnotherLiveProcess(owner))
+        throw EnvironmentError("network run " + std::to_string(start.id) + " of this command is being tuned by process " +
+                               owner.substr(owner.find(' ') + 1, owner.rfind(' ') - owner.find(' ') - 1) + " on " +
+                               owner.substr(0, owner.find(' ')) +
+                               "; two processes would share (and overspend) its budget: wait until it ends "
+                               "(the same command then continues the run if it was stopped)");
+      SQLite::Statement reopen(*db_, "UPDATE network_runs SET status = 'running', ended_at = NULL, error = NULL, "
+                                     "owner = ? WHERE id = ?");
+      SQLite::bind(reopen, me, start.id);
       reopen.exec();
     } else {
       SQLite::Statement q(*db_,
                           "INSERT INTO network_runs (network, batch, device_id, scheduler, sketch_policy, tuner, "
-                          "seed, trials_requested, resume_key, command, started_at) "
-                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                          "seed, trials_requested, resume_key, command, started_at, owner) "
+                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
       SQLite::bind(q, info.network, info.batch, device_id, info.scheduler, info.sketch_policy, info.tuner,
                    static_cast<int64_t>(info.seed), info.trials_requested, info.resume_key, info.command,
-                   UtcNowIso8601());
+                   UtcNowIso8601(), me);
       q.exec();
       start.id = db_->getLastInsertRowid();
       SQLite::Statement add(*db_,

@@ -58,27 +58,33 @@ constexpr const char* kMergeStatements[] = {
     "SELECT n.id, o.trials, o.latency_s, o.recorded_at FROM other.network_progress o "
     "JOIN merge_ids n ON n.kind = 'n' AND n.other_id = o.network_run_id WHERE true ON CONFLICT DO NOTHING",
     "CREATE TEMP TABLE merge_runs AS "
-    "SELECT r.*, d.id AS m_device, w.id AS m_workload, t.id AS m_template, n.id AS m_network_run "
+    "SELECT r.id, r.tuner, r.options_json, r.seed, r.command, r.trials_requested, r.started_at, r.ended_at, r.status, "
+    "r.error, d.id AS m_device, w.id AS m_workload, t.id AS m_template, n.id AS m_network_run "
     "FROM other.runs r "
     "JOIN merge_ids d ON d.kind = 'd' AND d.other_id = r.device_id "
     "JOIN merge_ids w ON w.kind = 'w' AND w.other_id = r.workload_id "
     "JOIN merge_ids t ON t.kind = 't' AND t.other_id = r.template_id "
     "LEFT JOIN merge_ids n ON n.kind = 'n' AND n.other_id = r.network_run_id",
+    "CREATE UNIQUE INDEX temp.merge_runs_by_id ON merge_runs (id)",
     "INSERT INTO user_spaces (template_id, space_json) SELECT t.id, o.space_json FROM other.user_spaces o "
     "JOIN merge_ids t ON t.kind = 't' AND t.other_id = o.template_id WHERE true ON CONFLICT (template_id) DO NOTHING",
 };
 
-// Trials to add: the first final record of `other` for each task and config key, unless the task
-// here has one. Transient failures (a killed worker, ...) are no measurement: they stay behind.
-constexpr const char* kMergeTrialsTable =
-    "CREATE TEMP TABLE merge_trials AS SELECT t.*, r.m_device, r.m_workload, r.m_template "
+// Trials to add (their ids in `other`): the first final record of `other` for each task and
+// config key, unless the task here has one. Transient failures (a killed worker, ...) are no
+// measurement: they stay behind.
+constexpr const char* kMergeTrialsTable[] = {
+    "CREATE TEMP TABLE merge_trials (id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL)",
+    "INSERT INTO merge_trials SELECT t.id, t.run_id "
     "FROM other.trials t JOIN merge_runs r ON r.id = t.run_id "
-    "WHERE t.id = (SELECT min(u.id) FROM other.trials u WHERE u.workload_id = t.workload_id AND "
+    "WHERE t.transient = 0 AND t.id = (SELECT min(u.id) FROM other.trials u WHERE u.workload_id = t.workload_id AND "
     "u.template_id = t.template_id AND u.device_id = t.device_id AND u.config_key = t.config_key "
     "AND u.transient = 0) "
     "AND NOT EXISTS (SELECT 1 FROM main.trials m WHERE m.workload_id = r.m_workload AND "
     "m.template_id = r.m_template AND m.device_id = r.m_device AND m.config_key = t.config_key "
-    "AND m.transient = 0)";
+    "AND m.transient = 0)",
+    "CREATE INDEX temp.merge_trials_by_run ON merge_trials (run_id)",
+};
 
 // A run is added unless it is here already, or every trial it had is (an import of the same
 // log on two machines).
@@ -92,16 +98,35 @@ constexpr const char* kMergeRuns =
     "AND (EXISTS (SELECT 1 FROM merge_trials t WHERE t.run_id = r.id) "
     "     OR NOT EXISTS (SELECT 1 FROM other.trials t WHERE t.run_id = r.id)) ORDER BY r.id";
 
+// Which run here each run of `other` with trials to add is (looked up once per run, through runs_by_task).
+constexpr const char* kMergeRunMap[] = {
+    "CREATE TEMP TABLE merge_run_map (other_id INTEGER PRIMARY KEY, id INTEGER)",
+    "INSERT INTO merge_run_map SELECT r.id, (SELECT min(m.id) FROM main.runs m WHERE m.workload_id = r.m_workload "
+    "AND m.template_id = r.m_template AND m.device_id = r.m_device AND m.started_at = r.started_at "
+    "AND m.tuner = r.tuner AND m.seed = r.seed) FROM merge_runs r "
+    "WHERE EXISTS (SELECT 1 FROM merge_trials t WHERE t.run_id = r.id)",
+};
+
 constexpr const char* kMergeTrials =
     "INSERT INTO trials (run_id, workload_id, template_id, device_id, config_key, config_json, status, "
     "error, times_json, time_s, gflops, compile_s, batch, started_at, finished_at, first_launch_s, verify_s, timed_s, "
     "wall_s) "
-    "SELECT (SELECT min(m.id) FROM main.runs m WHERE m.device_id = r.m_device AND m.workload_id = "
-    "r.m_workload AND m.template_id = r.m_template AND m.tuner = r.tuner AND m.seed = r.seed AND "
-    "m.started_at = r.started_at), t.m_workload, t.m_template, t.m_device, t.config_key, t.config_json, "
+    "SELECT map.id, r.m_workload, r.m_template, r.m_device, t.config_key, t.config_json, "
     "t.status, t.error, t.times_json, t.time_s, t.gflops, t.compile_s, t.batch, t.started_at, t.finished_at, "
     "t.first_launch_s, t.verify_s, t.timed_s, t.wall_s "
-    "FROM merge_trials t JOIN merge_runs r ON r.id = t.run_id ORDER BY t.id";
+    "FROM merge_trials mt JOIN other.trials t ON t.id = mt.id JOIN merge_runs r ON r.id = mt.run_id "
+    "JOIN merge_run_map map ON map.other_id = mt.run_id ORDER BY mt.id";
+
+// Failures that the source's content explains: the source is bad input, not the environment.
+bool SourceIsToBlame(const SQLite::Exception& e) {
+  switch (e.getErrorCode() & 0xff) {
+    case SQLITE_CORRUPT: case SQLITE_NOTADB: case SQLITE_CONSTRAINT: case SQLITE_MISMATCH: case SQLITE_TOOBIG:
+    case SQLITE_RANGE: case SQLITE_FORMAT:
+      return true;
+    default:
+      return false;
+  }
+}
 
 }  // namespace
 
@@ -143,35 +168,48 @@ MergeCounts SqliteHistoryStore::MergeFrom(const std::vector<std::string>& other_
   MergeCounts counts;
   for (const auto& path : other_paths) {
     Translated(path_, [&] {
+      // Read-only (immutable where nothing can be created beside it): a source's -wal is read,
+      // never checkpointed into it, and the source stays as it was.
       SQLite::Statement attach(*db_, "ATTACH DATABASE ? AS other");
-      attach.bind(1, path);
+      attach.bind(1, ReadOnlyUri(path));
       attach.exec();
+      const auto detach = [&] { db_->exec("DETACH DATABASE other"); };
       try {
+        db_->exec("PRAGMA temp_store = FILE");
         SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
         const int64_t network_runs_before = db_->execAndGet("SELECT count(*) FROM network_runs").getInt64();
         for (const char* sql : kMergeStatements) db_->exec(sql);
         counts.network_runs_added +=
             db_->execAndGet("SELECT count(*) FROM network_runs").getInt64() - network_runs_before;
-        db_->exec(kMergeTrialsTable);
+        for (const char* sql : kMergeTrialsTable) db_->exec(sql);
         counts.runs_added += db_->exec(kMergeRuns);
+        for (const char* sql : kMergeRunMap) db_->exec(sql);
         const int64_t added = db_->exec(kMergeTrials);
         counts.trials_added += added;
         counts.trials_already_present +=
             db_->execAndGet("SELECT count(*) FROM other.trials WHERE transient = 0").getInt64() - added;
-        db_->exec("DROP TABLE temp.merge_ids; DROP TABLE temp.merge_runs; DROP TABLE temp.merge_trials");
+        db_->exec("DROP TABLE temp.merge_ids; DROP TABLE temp.merge_runs; DROP TABLE temp.merge_trials; "
+                  "DROP TABLE temp.merge_run_map");
         transaction.commit();
+      } catch (const SQLite::Exception& e) {
+        detach();
+        if (SourceIsToBlame(e))
+          throw UserError("database " + path + " cannot be merged (" + e.what() + "); nothing of it was merged" +
+                          (path == other_paths.front() ? "" : ", the sources before it were"));
+        throw;
       } catch (...) {
-        db_->exec("DETACH DATABASE other");
+        detach();
         throw;
       }
-      db_->exec("DETACH DATABASE other");
+      detach();
     });
   }
   return counts;
 }
 
-std::vector<TrialWithTask> SqliteHistoryStore::TrialsWithTasks(const TrialFilter& f) const {
-  return Translated(path_, [&] {
+void SqliteHistoryStore::ForEachTrialWithTask(const TrialFilter& f,
+                                              const std::function<void(const TrialWithTask&)>& each) const {
+  Translated(path_, [&] {
     SQLite::Statement q(*db_, std::string("SELECT ") + kTrialRecordColumns +
                                   ", trials.id, w.key, w.flops, k.name, k.op, k.source_hash, d.platform, d.name,"
                                   " d.driver_version, d.type, d.imported, r.tuner"
@@ -183,25 +221,38 @@ std::vector<TrialWithTask> SqliteHistoryStore::TrialsWithTasks(const TrialFilter
                                   " AND (?5 = 0 OR r.network_run_id = ?5)"
                                   " ORDER BY trials.id");
     SQLite::bind(q, f.op, f.workload, f.run_id, f.device, f.network_run_id);
-    std::vector<TrialWithTask> rows;
-    while (q.executeStep()) {
-      TrialWithTask row;
+    TrialWithTask row;
+    bool delivered = false;  // a retry after a busy database would deliver rows twice
+    while (true) {
+      try {
+        if (!q.executeStep()) break;
+      } catch (const SQLite::Exception& e) {
+        if (delivered && ((e.getErrorCode() & 0xff) == SQLITE_BUSY || (e.getErrorCode() & 0xff) == SQLITE_LOCKED))
+          throw EnvironmentError("database " + path_ + ": " + e.what());
+        throw;
+      }
+      delivered = true;
       row.trial = ReadTrial(q);
       constexpr int c = kTrialRecordColumnCount;  // the task's columns follow the trial's
       row.trial_id = q.getColumn(c + 0).getInt64();
       row.workload = Workload::FromKey(q.getColumn(c + 1).getString());
       row.flops = q.getColumn(c + 2).getDouble();
-      row.kernel_template = {q.getColumn(c + 3).getString(), q.getColumn(c + 4).getString(), q.getColumn(c + 5).getString()};
+      row.kernel_template = {q.getColumn(c + 3).getString(), q.getColumn(c + 4).getString(), q.getColumn(c + 5).getString(), ""};
       row.device.platform = q.getColumn(c + 6).getString();
       row.device.name = q.getColumn(c + 7).getString();
       row.device.driver_version = q.getColumn(c + 8).getString();
       row.device.type = q.getColumn(c + 9).getString();
       row.device.imported = q.getColumn(c + 10).getInt() != 0;
       row.tuner = q.getColumn(c + 11).getString();
-      rows.push_back(std::move(row));
+      each(row);
     }
-    return rows;
   });
+}
+
+std::vector<TrialWithTask> SqliteHistoryStore::TrialsWithTasks(const TrialFilter& f) const {
+  std::vector<TrialWithTask> rows;
+  ForEachTrialWithTask(f, [&](const TrialWithTask& row) { rows.push_back(row); });
+  return rows;
 }
 
 std::vector<UserSpaceRecord> SqliteHistoryStore::UserSpaces(const std::string& name) const {

@@ -6,8 +6,11 @@
 
 #include <nlohmann/json.hpp>
 #include <cerrno>
+#include <cstring>
 #include <chrono>
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdexcept>
 #include <unistd.h>
 #include <unordered_map>
@@ -20,6 +23,28 @@
 
 namespace tt {
 namespace {
+
+// Disk space kept allocated past the end of the -wal file (FALLOC_FL_KEEP_SIZE: SQLite sees the
+// same file). When the disk fills during a run, the batch that no longer fits fails, but the
+// few pages that mark the run failed (and release its claims) are written into this reserve.
+constexpr off_t kWalReserveBytes = 1 << 20;
+
+// Throws EnvironmentError when not even 64 KiB are left: a run then stops before the disk is
+// so full that it could not be marked failed.
+void ReserveWalSpace(const std::string& path) {
+  const int fd = open((path + "-wal").c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return;  // not in WAL mode yet, or not ours to reserve
+  struct stat st {};
+  int error = 0;
+  if (fstat(fd, &st) == 0)  // as much as the disk still has, down to 64 KiB
+    for (off_t bytes = kWalReserveBytes; bytes >= (64 << 10); bytes /= 4) {
+      error = fallocate(fd, FALLOC_FL_KEEP_SIZE, st.st_size, bytes) == 0 ? 0 : errno;
+      if (error != ENOSPC && error != EDQUOT) break;  // reserved, or a file system that cannot say
+    }
+  close(fd);
+  if (error == ENOSPC || error == EDQUOT)
+    throw EnvironmentError("database " + path + ": the disk is full (" + std::strerror(error) + ")");
+}
 
 const std::string kTrialColumns = std::string("SELECT ") + kTrialRecordColumns +
                                   " FROM trials WHERE workload_id = ? AND template_id = ? AND device_id = ? ";
@@ -44,6 +69,11 @@ std::unique_ptr<SqliteHistoryStore> SqliteHistoryStore::Open(const std::string& 
   return std::unique_ptr<SqliteHistoryStore>(new SqliteHistoryStore(path, OpenDatabaseFile(path)));
 }
 
+std::unique_ptr<SqliteHistoryStore> SqliteHistoryStore::OpenReadOnly(const std::string& path) {
+  if (CheckDatabaseToRead(path, /*same_version=*/false) < EmbeddedSchemaVersion()) OpenDatabaseFile(path).reset();
+  return std::unique_ptr<SqliteHistoryStore>(new SqliteHistoryStore(path, OpenDatabaseReadOnly(path)));
+}
+
 int SqliteHistoryStore::LatestSchemaVersion() { return EmbeddedSchemaVersion(); }
 
 TaskIds SqliteHistoryStore::EnsureTask(const Workload& workload, double flops,
@@ -61,6 +91,7 @@ TaskIds SqliteHistoryStore::EnsureTask(const Workload& workload, double flops,
 }
 
 int64_t SqliteHistoryStore::BeginRun(const TaskIds& task, const RunInfo& info) {
+  ReserveWalSpace(path_);
   return Translated(path_, [&] { return InsertRun(*db_, task, info, "running"); });
 }
 
@@ -87,6 +118,7 @@ void DropDeadClaims(SQLite::Database& db, const TaskIds& task) {
 }  // namespace
 
 std::vector<bool> SqliteHistoryStore::Claim(int64_t run_id, const TaskIds& task, const std::vector<std::string>& keys) {
+  ReserveWalSpace(path_);
   return Translated(path_, [&] {
     SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     DropDeadClaims(*db_, task);
@@ -120,6 +152,7 @@ std::vector<bool> SqliteHistoryStore::Claim(int64_t run_id, const TaskIds& task,
 
 void SqliteHistoryStore::RecordBatch(int64_t run_id, const TaskIds& task,
                                      const std::vector<TrialRecord>& records) {
+  ReserveWalSpace(path_);
   Translated(path_, [&] {
     SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     InsertTrials(*db_, run_id, task, records);
@@ -166,7 +199,7 @@ std::vector<MeasuredConfig> SqliteHistoryStore::MeasuredConfigs(const TaskIds& t
       MeasuredConfig m{q.getColumn(0).getString(), MeasureStatus::kOk, q.getColumn(2).getDouble(),
                        q.getColumn(3).getDouble()};
       const auto status = ParseMeasureStatus(q.getColumn(1).getString());
-      if (!status) throw EnvironmentError("unknown trial status '" + q.getColumn(1).getString() + "' in the history");
+      if (!status) throw UnreadableValue("a trial of status '" + q.getColumn(1).getString() + "'");
       m.status = *status;
       const bool transient = q.getColumn(4).getInt() != 0;
       if (transient && (retry_transient || m.status != MeasureStatus::kTimeout ||

@@ -2,6 +2,7 @@
 // The tuning history: every measured config of every run, in one SQLite database that
 // several processes may share. The only place that talks to SQLite.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -151,6 +152,10 @@ class SqliteHistoryStore {
   // written) a path it cannot create, a file that is not a tensortune database, or one
   // written by a newer tensortune.
   static std::unique_ptr<SqliteHistoryStore> Open(const std::string& path);
+  // For the commands that only read (export, report, best, compare): an existing database,
+  // opened read-only, so that it can be read on a read-only file system and is never written.
+  // One of an older schema is migrated first when it can be (refused, nothing written, when not).
+  static std::unique_ptr<SqliteHistoryStore> OpenReadOnly(const std::string& path);
   static int LatestSchemaVersion();  // the number of migrations this build knows
   ~SqliteHistoryStore();
   SqliteHistoryStore(const SqliteHistoryStore&) = delete;
@@ -190,6 +195,8 @@ class SqliteHistoryStore {
   // Throws UserError unless `path` is a tensortune database this build can merge from.
   static void CheckMergeSource(const std::string& path);
   std::vector<TrialWithTask> TrialsWithTasks(const TrialFilter& filter) const;  // oldest first
+  // The same, one at a time as SQLite steps to them (for output of any size in little memory).
+  void ForEachTrialWithTask(const TrialFilter& filter, const std::function<void(const TrialWithTask&)>& each) const;
   // The user-defined kernels of this name, oldest first.
   std::vector<UserSpaceRecord> UserSpaces(const std::string& name) const;
 

@@ -66,7 +66,7 @@ TrialRecord ReadTrial(SQLite::Statement& q) {
   r.config_json = q.getColumn(1).getString();
   const std::string status = q.getColumn(2).getString();
   const auto parsed = ParseMeasureStatus(status);
-  if (!parsed) throw EnvironmentError("unknown trial status '" + status + "' in the history");
+  if (!parsed) throw UnreadableValue("a trial of status '" + status + "'");
   r.result.status = *parsed;
   r.result.error = q.getColumn(3).getString();
   r.result.times_s = nlohmann::json::parse(q.getColumn(4).getString()).get<std::vector<double>>();

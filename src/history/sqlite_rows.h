@@ -6,6 +6,8 @@
 #include <SQLiteCpp/Statement.h>
 #include <sqlite3.h>
 
+#include <nlohmann/json.hpp>
+
 #include <chrono>
 #include <cstdint>
 #include <stdexcept>
@@ -25,6 +27,16 @@ namespace tt {
 // kLockPatience has passed, so a long writer elsewhere costs time, not the run.
 constexpr auto kLockPatience = std::chrono::minutes(5);
 
+// A value tensortune never writes (crafted, or changed by hand) found while reading: the
+// database is bad input, reported in one line like a corrupt file.
+struct UnreadableValue : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+[[noreturn]] inline void ThrowUnreadable(const std::string& path, const std::string& what) {
+  throw UserError("database " + path + " holds a value tensortune cannot read (" + what +
+                  "): it was not written by tensortune, or was changed since");
+}
+
 template <typename F>
 auto Translated(const std::string& path, F&& f) -> decltype(f()) {
   const auto give_up = std::chrono::steady_clock::now() + kLockPatience;
@@ -36,7 +48,13 @@ auto Translated(const std::string& path, F&& f) -> decltype(f()) {
       if ((code == SQLITE_BUSY || code == SQLITE_LOCKED) && std::chrono::steady_clock::now() < give_up) continue;
       const std::string what = "database " + path + ": " + e.what();
       if (code == SQLITE_CONSTRAINT) throw std::invalid_argument(what);
+      if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB || code == SQLITE_TOOBIG || code == SQLITE_MISMATCH)
+        throw UserError(what);
       throw EnvironmentError(what);
+    } catch (const nlohmann::json::exception& e) {
+      ThrowUnreadable(path, e.what());
+    } catch (const UnreadableValue& e) {
+      ThrowUnreadable(path, e.what());
     }
   }
 }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
+#include <unordered_map>
 
 #include "core/errors.h"
 #include "networks/onnx_model.h"
@@ -21,6 +22,12 @@ namespace tt {
 namespace {
 
 using nlohmann::json;
+
+// What a network file may ask for. Real networks have hundreds of layers and tens of distinct
+// tasks; a file of 100,000 distinct layers once grew tune-network to 24 GB.
+constexpr uintmax_t kMaxFileBytes = 16 << 20;
+constexpr size_t kMaxLayers = 10'000;
+constexpr size_t kMaxTasks = 500;
 
 // "{batch}" and "{batch*K}" in a shape, replaced by the batch size (times K).
 std::string ExpandBatch(const std::string& shape, int64_t batch) {
@@ -112,6 +119,9 @@ Network ParseNetwork(std::string_view json_text, std::string_view source) {
   const auto layers = j.find("layers");
   if (layers == j.end() || !layers->is_array() || layers->empty())
     Fail(source, "top level", "field 'layers' must be a non-empty list");
+  if (layers->size() > kMaxLayers)
+    Fail(source, "top level", "field 'layers' has " + std::to_string(layers->size()) + " layers; at most " +
+                                  std::to_string(kMaxLayers) + " are accepted");
   for (size_t i = 0; i < layers->size(); ++i) network.layers.push_back(ParseLayer((*layers)[i], i, source));
   return network;
 }
@@ -161,6 +171,9 @@ Network LoadNetwork(const std::string& name_or_path, const NetworkLoadOptions& o
   if (IsOnnxFile(name_or_path)) return LoadOnnxNetwork(name_or_path, options);
   if (!options.input_shapes.empty())
     throw UserError("--input-shape applies to ONNX models; " + name_or_path + " is a JSON network (use --batch)");
+  if (const uintmax_t size = std::filesystem::file_size(name_or_path, ec); !ec && size > kMaxFileBytes)
+    throw UserError("network " + name_or_path + ": the file has " + std::to_string(size) + " bytes; at most " +
+                    std::to_string(kMaxFileBytes) + " are accepted");
   std::ifstream in(name_or_path, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
@@ -174,6 +187,7 @@ std::vector<NetworkTask> NetworkTasks(const Network& network, int64_t batch) {
     throw UserError("network " + network.name + " has its shapes fixed at batch " + std::to_string(*network.batch) +
                     "; load it again at batch " + std::to_string(batch));
   std::vector<NetworkTask> tasks;
+  std::unordered_map<std::string, size_t> by_key;  // workload key -> task
   for (const NetworkLayer& layer : network.layers) {
     Workload workload;
     try {
@@ -182,10 +196,17 @@ std::vector<NetworkTask> NetworkTasks(const Network& network, int64_t batch) {
       throw UserError("network " + network.name + ", layer \"" + layer.name + "\" at batch " + std::to_string(batch) +
                       ": " + e.what());
     }
-    auto same = std::find_if(tasks.begin(), tasks.end(), [&](const NetworkTask& t) { return t.workload == workload; });
-    if (same == tasks.end()) same = tasks.insert(tasks.end(), NetworkTask{std::move(workload), 0, {}});
-    same->weight += layer.repeat;
-    same->layers.push_back(layer.name);
+    const auto [index, added] = by_key.emplace(workload.Key(), tasks.size());
+    if (added) {
+      if (tasks.size() == kMaxTasks)
+        throw UserError("network " + network.name + " has more than " + std::to_string(kMaxTasks) +
+                        " distinct layers (tasks) at batch " + std::to_string(batch) + "; at most " +
+                        std::to_string(kMaxTasks) + " are accepted");
+      tasks.push_back(NetworkTask{std::move(workload), 0, {}});
+    }
+    NetworkTask& same = tasks[index->second];
+    same.weight += layer.repeat;
+    same.layers.push_back(layer.name);
   }
   return tasks;
 }

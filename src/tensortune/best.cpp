@@ -70,7 +70,7 @@ std::optional<BestConfig> FindBestConfig(const BestQuery& query) { return FindBe
 
 std::optional<BestConfig> FindBestConfig(const BestQuery& query,
                                          const std::function<bool(const DeviceInfo&)>& accept_device) {
-  auto store = SqliteHistoryStore::Open(query.db);
+  auto store = SqliteHistoryStore::OpenReadOnly(query.db);
   const HistoryQueries queries(*store);
   const auto devices = queries.Devices();
   std::vector<const std::pair<int64_t, DeviceInfo>*> chosen;

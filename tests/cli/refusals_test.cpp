@@ -105,7 +105,25 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{"SweepLimitZero", "sweep --op gemm --shape 8,8,8 --limit 0", "--limit"},
         Refusal{"CompareSeedsHuge", "compare --op gemm --shape 8,8,8 --seeds 99999999999999999999", "--seeds must be a whole number"},
         Refusal{"CompareTrialsHuge", "compare --op gemm --shape 8,8,8 --trials 99999999999999999999",
-                "--trials must be a whole number"}),
+                "--trials must be a whole number"},
+        // These were saturated (or wrapped) to 2^64 - 1 and stored as -1.
+        Refusal{"SeedHuge", "tune --op gemm --shape 8,8,8 --seed 99999999999999999999",
+                "--seed: must be a whole number from 0 to 9223372036854775807"},
+        Refusal{"SeedNegative", "tune --op gemm --shape 8,8,8 --seed -1", "--seed: must be a whole number"},
+        Refusal{"SeedPastSigned", "tune --op gemm --shape 8,8,8 --seed 9223372036854775808", "--seed: must be"},
+        Refusal{"SeedHex", "sweep --op gemm --shape 8,8,8 --seed 0x10", "--seed: must be"},
+        Refusal{"NetworkSeedHuge", "tune-network alexnet --trials 2 --seed 18446744073709551616", "--seed: must be"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+// User text with line breaks once made errors of several lines; ExpectRefusal counts one.
+INSTANTIATE_TEST_SUITE_P(
+    LineBreaksInUserText, CommandLineRefuses,
+    ::testing::Values(Refusal{"Operator", "tune --op \"$(printf 'gemm\\nsecond line')\" --shape 8,8,8",
+                              "unknown operator 'gemm\\nsecond line'"},
+                      Refusal{"Shape", "tune --op gemm --shape \"$(printf '8,8\\r\\n,8')\"", "malformed shape '8,8\\r\\n,8'"},
+                      Refusal{"Network", "tune-network --trials 2 \"$(printf 'net\\nwork')\"", "no built-in network 'net\\nwork'"},
+                      Refusal{"Template", "tune --op gemm --shape 8,8,8 --template \"$(printf 'a\\tb\\001')\"",
+                              "unknown template 'a\\tb\\x01'"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 // Parse errors once exited with CLI11's codes (104 to 114) and a second "Run with --help" line.

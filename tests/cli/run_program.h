@@ -2,6 +2,7 @@
 // Runs a command line through the shell and captures its exit code, stdout and stderr.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -38,6 +39,13 @@ inline void ExpectRefusal(const ProgramResult& r, const std::string& message, co
   EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_FALSE(std::filesystem::exists(db)) << db;
+}
+
+// Whether tests may mount a read-only bind mount or a small tmpfs in a private mount namespace
+// (`unshare -m sh -c 'mount ...'`): root and unshare are needed.
+inline bool PrivateMountsWork() {
+  static const bool work = ::geteuid() == 0 && std::system("unshare -m true >/dev/null 2>&1") == 0;
+  return work;
 }
 
 // A fresh directory under the system's temp dir, removed with the object.

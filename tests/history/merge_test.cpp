@@ -112,5 +112,49 @@ TEST(HistoryMerge, RefusesWhatIsNotATensortuneDatabaseBeforeWriting) {
   EXPECT_EQ(Count(dir.File("c.db"), "SELECT count(*) FROM trials"), 0);
 }
 
+// Before: the source was attached for writing, and detaching it checkpointed its leftover -wal
+// into it and deleted the -wal.
+TEST(HistoryMerge, ReadsASourceWithALeftoverWalWithoutChangingIt) {
+  TempDir dir;
+  const std::string live = dir.File("live.db"), copy = dir.File("copy.db");
+  {
+    auto writer = SqliteHistoryStore::Open(live);
+    RecordRun(*writer, CpuDevice(), "random", {"a", "b", "c"});
+    // A copy taken while the writer is open: the trials are still in the -wal beside it.
+    ASSERT_TRUE(std::filesystem::exists(live + "-wal"));
+    std::filesystem::copy_file(live, copy);
+    std::filesystem::copy_file(live + "-wal", copy + "-wal");
+  }
+  const std::string db_bytes = testing::ReadBytes(copy), wal_bytes = testing::ReadBytes(copy + "-wal");
+  auto store = SqliteHistoryStore::Open(dir.File("into.db"));
+  const MergeCounts counts = store->MergeFrom({copy});
+  EXPECT_EQ(counts.trials_added, 3);
+  EXPECT_EQ(testing::ReadBytes(copy), db_bytes);
+  ASSERT_TRUE(std::filesystem::exists(copy + "-wal"));
+  EXPECT_EQ(testing::ReadBytes(copy + "-wal"), wal_bytes);
+}
+
+// Before: values a CHECK constraint forbids (written with the checks off) failed the insert as an
+// internal error (exit 4); the source is bad input, and nothing of it is merged.
+TEST(HistoryMerge, ASourceHoldingForbiddenValuesIsBadInput) {
+  TempDir dir;
+  const std::string source = dir.File("source.db");
+  RecordRun(*SqliteHistoryStore::Open(source), CpuDevice(), "random", {"a", "b"});
+  {
+    SQLite::Database db(source, SQLite::OPEN_READWRITE);
+    db.exec("PRAGMA ignore_check_constraints = 1; UPDATE trials SET status = 'bogus' WHERE config_key = 'b'");
+  }
+  auto store = SqliteHistoryStore::Open(dir.File("into.db"));
+  try {
+    store->MergeFrom({source});
+    FAIL() << "merged";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot be merged"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("nothing of it was merged"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(Count(dir.File("into.db"), "SELECT count(*) FROM trials"), 0);
+  EXPECT_EQ(Count(dir.File("into.db"), "SELECT count(*) FROM runs"), 0);
+}
+
 }  // namespace
 }  // namespace tt

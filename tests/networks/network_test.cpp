@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <numeric>
 #include <set>
 
@@ -94,6 +98,46 @@ TEST(Networks, UnknownNameOrMissingFileIsRefused) {
   } catch (const UserError& e) {
     EXPECT_NE(std::string(e.what()).find("no built-in network 'resnet19' (known: alexnet"), std::string::npos) << e.what();
   }
+}
+
+}  // namespace
+}  // namespace tt
+
+namespace tt {
+namespace {
+
+std::string GemmLayers(int count, bool distinct) {
+  std::string layers;
+  for (int i = 0; i < count; ++i)
+    layers += std::string(i ? "," : "") + R"({"op": "gemm", "shape": ")" + std::to_string(distinct ? 8 + i : 8) + R"(,8,8"})";
+  return R"({"name": "big", "layers": [)" + layers + "]}";
+}
+
+// Before: 10,000 to 100,000 distinct layers were accepted, and tune-network grew to gigabytes.
+TEST(Networks, AFileMayAskForBoundedLayersAndTasks) {
+  EXPECT_EQ(NetworkTasks(ParseNetwork(GemmLayers(600, false), "same.json"), 1).size(), 1u);
+  EXPECT_EQ(NetworkTasks(ParseNetwork(GemmLayers(500, true), "500.json"), 1).size(), 500u);
+  try {
+    NetworkTasks(ParseNetwork(GemmLayers(501, true), "501.json"), 1);
+    ADD_FAILURE() << "501 distinct layers accepted";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("more than 500 distinct layers"), std::string::npos) << e.what();
+  }
+  try {
+    ParseNetwork(GemmLayers(10'001, false), "layers.json");
+    ADD_FAILURE() << "10,001 layers accepted";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("has 10001 layers; at most 10000"), std::string::npos) << e.what();
+  }
+  const auto path = std::filesystem::temp_directory_path() / ("tt-network-" + std::to_string(getpid()) + ".json");
+  std::ofstream(path) << GemmLayers(1, false) << std::string(17 << 20, ' ');
+  try {
+    LoadNetwork(path.string());
+    ADD_FAILURE() << "a 17 MiB file accepted";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("at most 16777216 are accepted"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(path);
 }
 
 }  // namespace
