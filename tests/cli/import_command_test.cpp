@@ -13,7 +13,8 @@ using testing::RunProgram;
 using testing::ScratchDir;
 
 const std::string kProgram = TENSORTUNE_BIN;
-const std::string kTopHub = std::string(TT_SHARED_DIR) + "/data/tophub/";
+// Two whole TopHub logs, gzip-compressed as import reads them.
+const std::string kTopHub = std::string(TT_SOURCE_DIR) + "/tests/data/tophub/";
 const std::string kSample = std::string(TT_SOURCE_DIR) + "/tests/data/tophub_sample.log";
 
 std::string Line(const std::string& path, int number) {
@@ -24,18 +25,17 @@ std::string Line(const std::string& path, int number) {
 }
 
 TEST(ImportCommand, ImportsBothTopHubFilesWithCountsPerTaskAndOnlyOnce) {
-  if (!std::filesystem::exists(kTopHub + "cuda_v0.10.log")) GTEST_SKIP() << "no TopHub logs at " << kTopHub;
   ScratchDir dir;
-  const std::string import = kProgram + " import " + kTopHub + "cuda_v0.10.log " + kTopHub +
-                             "opencl_v0.04.log --db " + (dir.path() / "h.db").string();
+  const std::string import = kProgram + " import " + kTopHub + "cuda_v0.10.log.gz " + kTopHub +
+                             "opencl_v0.04.log.gz --db " + (dir.path() / "h.db").string();
   const auto r = RunProgram(import, dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("cuda_v0.10.log: 825 records: 625 imported, 0 already present, 200 skipped, 0 bad"),
+  EXPECT_NE(r.out.find("cuda_v0.10.log.gz: 825 records: 625 imported, 0 already present, 200 skipped, 0 bad"),
             std::string::npos) << r.out;
   EXPECT_NE(r.out.find("  depthwise_conv2d_nchw.cuda: 97 imported"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("  conv2d_nchw_winograd.cuda: 0 imported, 0 already present, 95 skipped"), std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("opencl_v0.04.log: 97 records: 64 imported"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("opencl_v0.04.log.gz: 97 records: 64 imported"), std::string::npos) << r.out;
 
   const auto again = RunProgram(import, dir.path());
   ASSERT_EQ(again.exit_code, 0) << again.err;
