@@ -16,7 +16,8 @@
 # Environment: NETWORK (alexnet), SCHEDULERS, SEEDS, TRIALS (25 per task of the network),
 # BATCH_SIZE (4), MIN_TIME (0.02), TUNER (opevo), THREADS (2, oneDNN), ONEDNN (1),
 # BUILD_DIR (build-bench), SKIP_BUILD=1 to use an existing build, KEEP_DB=1 (or OUT_DIR=DIR) to
-# keep the databases, JSON and logs.
+# keep the databases, JSON and logs. MANIFEST=FILE tabulates runs made before instead of running
+# any: one line per run, tab-separated: scheduler, seed, database, wall seconds (with ONEDNN=0).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -53,13 +54,15 @@ else
   work="$(mktemp -d "${TMPDIR:-/tmp}/tt-network-schedulers.XXXXXX")"
   if [[ "${KEEP_DB:-0}" == 1 ]]; then echo "keeping $work" >&2; else trap 'rm -rf "$work"' EXIT; fi
 fi
-manifest="$work/manifest.tsv"
-: >"$manifest"
+manifest="${MANIFEST:-$work/manifest.tsv}"
+[[ -n "${MANIFEST:-}" ]] && { [[ -r "$manifest" ]] || { echo "network_schedulers.sh: no manifest '$manifest'" >&2; exit 2; }; }
+[[ -z "${MANIFEST:-}" ]] && : >"$manifest"
 
 date_utc="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 device_line="$("$tt" devices | sed -n 2p | sed -E 's/^ +//; s/  +/ | /g')"
 commands=()
-for seed in "${seeds[@]}"; do
+[[ -n "${MANIFEST:-}" ]] && seeds_to_run=() || seeds_to_run=("${seeds[@]}")
+for seed in "${seeds_to_run[@]}"; do
   for scheduler in "${schedulers[@]}"; do
     base="$work/$network-$scheduler-$seed"
     rm -rf "$base.db" "$base.pocl"

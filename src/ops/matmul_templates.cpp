@@ -92,11 +92,46 @@ void MultiplyInto(const Lhs& a, const float* y, bool transpose_b, int64_t k, int
     c.noalias() = a * Eigen::Map<const RowMajor>(y, k, n);
 }
 
-class MatmulTiled final : public KernelTemplate {
+// What every matmul template shares: the operator, its buffers, FLOPs and reference.
+class MatmulOperator : public KernelTemplate {
  public:
-  explicit MatmulTiled(bool batched) : batched_(batched) {}
-  std::string_view name() const override { return batched_ ? "batch_matmul_tiled" : "gemm_tiled"; }
+  explicit MatmulOperator(bool batched) : batched_(batched) {}
   std::string_view op() const override { return batched_ ? "batch_matmul" : "gemm"; }
+
+  std::vector<BufferSpec> Buffers(const Workload& w) const override {
+    const MatmulShape s(w);
+    return {{batched_ ? "X" : "A", ElementCount({s.b, s.m, s.k}), false},
+            {batched_ ? "Y" : "B", ElementCount({s.b, s.k, s.n}), false},
+            {batched_ ? "Z" : "C", ElementCount({s.b, s.m, s.n}), true}};
+  }
+
+  double Flops(const Workload& w) const override {
+    const MatmulShape s(w);
+    return 2.0 * static_cast<double>(s.b) * static_cast<double>(s.m) * static_cast<double>(s.n) *
+           static_cast<double>(s.k);
+  }
+
+  void Reference(const Workload& w, const std::vector<const float*>& in, float* out) const override {
+    const MatmulShape s(w);
+    for (int64_t i = 0; i < s.b; ++i) {
+      const float* x = in[0] + i * s.m * s.k;
+      const float* y = in[1] + i * s.k * s.n;
+      float* z = out + i * s.m * s.n;
+      if (s.transpose_a)
+        MultiplyInto(Eigen::Map<const ColMajor>(x, s.m, s.k), y, s.transpose_b, s.k, s.n, z);
+      else
+        MultiplyInto(Eigen::Map<const RowMajor>(x, s.m, s.k), y, s.transpose_b, s.k, s.n, z);
+    }
+  }
+
+ protected:
+  bool batched_;
+};
+
+class MatmulTiled final : public MatmulOperator {
+ public:
+  explicit MatmulTiled(bool batched) : MatmulOperator(batched) {}
+  std::string_view name() const override { return batched_ ? "batch_matmul_tiled" : "gemm_tiled"; }
   std::string_view kernel_name() const override { return "matmul"; }
   std::string_view source() const override {
     static const std::string text = JoinKernelSources({"vector_types.cl", "matmul.cl"});
@@ -159,37 +194,85 @@ class MatmulTiled final : public KernelTemplate {
     return pass;
   }
 
-  std::vector<BufferSpec> Buffers(const Workload& w) const override {
-    const MatmulShape s(w);
-    return {{batched_ ? "X" : "A", ElementCount({s.b, s.m, s.k}), false},
-            {batched_ ? "Y" : "B", ElementCount({s.b, s.k, s.n}), false},
-            {batched_ ? "Z" : "C", ElementCount({s.b, s.m, s.n}), true}};
+};
+
+// A few rows of C (M <= kMaxRows): B streamed once, row by row (kernels/gemm_rows.cl).
+constexpr int64_t kMaxRows = 8;
+constexpr int64_t kMaxRowAccumulators = 32;  // vectors of C per work-item: a register file
+
+struct RowsKnobs {
+  int64_t vec, nv, unroll_k, work_group;
+  RowsKnobs(const ConfigSpace& space, const Config& c)
+      : vec(space.Scalar(c, "vec")), nv(space.Scalar(c, "nv")), unroll_k(space.Scalar(c, "unroll_k")),
+        work_group(space.Scalar(c, "work_group")) {}
+  int64_t columns() const { return vec * nv; }
+  int64_t work_items(int64_t n) const { return (n + columns() - 1) / columns(); }
+};
+
+class GemmRows final : public MatmulOperator {
+ public:
+  GemmRows() : MatmulOperator(false) {}
+  std::string_view name() const override { return "gemm_rows"; }
+  std::string_view kernel_name() const override { return "gemm_rows"; }
+  std::string_view source() const override {
+    static const std::string text = JoinKernelSources({"vector_types.cl", "gemm_rows.cl"});
+    return text;
+  }
+  std::string_view description() const override {
+    return "at most 8 rows (a dense layer at small batch): B streamed once along K, vec x nv columns per work-item";
+  }
+  std::optional<std::string> WhyNotApplicable(const Workload& w) const override {
+    if (MatmulShape(w).m > kMaxRows)
+      return "gemm_rows computes at most " + std::to_string(kMaxRows) + " rows (M = " + std::to_string(w.Dim("m")) + ")";
+    return std::nullopt;
   }
 
-  double Flops(const Workload& w) const override {
+  ConfigSpace Space(const Workload& w, const DeviceLimits& limits) const override {
     const MatmulShape s(w);
-    return 2.0 * static_cast<double>(s.b) * static_cast<double>(s.m) * static_cast<double>(s.n) *
-           static_cast<double>(s.k);
+    std::vector<int64_t> unrolls;
+    for (int64_t u : {1, 2, 4, 8, 16})
+      if (s.k % u == 0) unrolls.push_back(u);
+    ConfigSpace space;
+    space.AddKnob(Knob::Discrete("vec", FloatVectorWidths(limits, 4)));
+    space.AddKnob(Knob::Discrete("nv", {1, 2, 4, 8}));
+    space.AddKnob(Knob::Discrete("unroll_k", unrolls));
+    space.AddKnob(Knob::Discrete("work_group", {1, 2, 4, 8, 16, 32, 64}));
+    const int64_t n = s.n, m = s.m;
+    space.AddConstraint([limits, n](const ConfigSpace& sp, const Config& c) -> std::optional<std::string> {
+      const RowsKnobs t(sp, c);
+      if (t.work_group > t.work_items(n)) return "more work-items in a group than columns to compute";
+      return CheckDeviceLimits(t.work_group, 0, limits);
+    });
+    space.AddConstraint([m](const ConfigSpace& sp, const Config& c) -> std::optional<std::string> {
+      if (m * RowsKnobs(sp, c).nv > kMaxRowAccumulators) return "more than 32 vectors of C per work-item";
+      return std::nullopt;
+    });
+    return space;
   }
 
-  void Reference(const Workload& w, const std::vector<const float*>& in, float* out) const override {
+  std::string BuildOptions(const Workload& w, const ConfigSpace& space, const Config& c) const override {
     const MatmulShape s(w);
-    for (int64_t i = 0; i < s.b; ++i) {
-      const float* x = in[0] + i * s.m * s.k;
-      const float* y = in[1] + i * s.k * s.n;
-      float* z = out + i * s.m * s.n;
-      if (s.transpose_a)
-        MultiplyInto(Eigen::Map<const ColMajor>(x, s.m, s.k), y, s.transpose_b, s.k, s.n, z);
-      else
-        MultiplyInto(Eigen::Map<const RowMajor>(x, s.m, s.k), y, s.transpose_b, s.k, s.n, z);
-    }
+    const RowsKnobs t(space, c);
+    return "-cl-mad-enable" + Define("M", s.m) + Define("N", s.n) + Define("K", s.k) + Define("VEC", t.vec) +
+           Define("NV", t.nv) + Define("UNROLL", t.unroll_k);
   }
 
- private:
-  bool batched_;
+  LaunchGeometry Geometry(const Workload& w, const ConfigSpace& space, const Config& c) const override {
+    const RowsKnobs t(space, c);
+    const int64_t groups = (t.work_items(MatmulShape(w).n) + t.work_group - 1) / t.work_group;
+    LaunchGeometry g;
+    g.local = {static_cast<size_t>(t.work_group), 1, 1};
+    g.global = {static_cast<size_t>(groups * t.work_group), 1, 1};
+    return g;
+  }
 };
 
 }  // namespace
+
+const KernelTemplate& GemmRowsTemplate() {
+  static const GemmRows instance;
+  return instance;
+}
 
 const KernelTemplate& GemmTiledTemplate() {
   static const MatmulTiled instance(false);

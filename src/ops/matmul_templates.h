@@ -7,6 +7,10 @@ namespace tt {
 // vector width, local-memory staging of either operand and an unroll knob.
 // C = A x B, row-major: the kernel with one batch entry.
 const KernelTemplate& GemmTiledTemplate();
+// GEMM with at most 8 rows (kernels/gemm_rows.cl): each work-item streams B along K for
+// vec x nv columns of every row; a vector width, columns per work-item, a K unroll and the
+// work-group size.
+const KernelTemplate& GemmRowsTemplate();
 // Z[b] = op(X[b]) x op(Y[b]), optionally transposed operands, plus a batch split in 2.
 const KernelTemplate& BatchMatmulTiledTemplate();
 

@@ -58,7 +58,7 @@ const std::vector<OperatorEntry>& Registry() {
       {{"gemm", "M,N,K", "C[M,N] = A[M,K] x B[K,N], row-major float32", {}},
        {{"m"}, {"n"}, {"k"}},
        false,
-       [] { return std::vector<const KernelTemplate*>{&GemmTiledTemplate()}; }},
+       [] { return std::vector<const KernelTemplate*>{&GemmTiledTemplate(), &GemmRowsTemplate()}; }},
       {{"conv2d", "n=1,ci=64,h=56,w=56,co=64,kh=3,kw=3,stride=1,pad=1[,dilation=1]",
         "2-D convolution, NCHW input, OIHW weights, float32",
         {}},

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <utility>
@@ -223,6 +224,48 @@ TEST(GemmReference, MatchesNaiveProduct) {
   std::vector<float> c(6);
   GemmTiledTemplate().Reference(w, {a.data(), b.data()}, c.data());
   EXPECT_EQ(c, (std::vector<float>{12, 1, 28, 5, 44, 9}));
+}
+
+// The row sketch: only for a few rows, a register file of accumulators, no idle work-groups.
+TEST(GemmRowsSpace, AFewRowsOnlyAndRulesNameWhatIsWrong) {
+  const KernelTemplate& rows = GemmRowsTemplate();
+  EXPECT_FALSE(rows.WhyNotApplicable(ParseWorkload("gemm", "8,1000,512")));
+  const auto why = rows.WhyNotApplicable(ParseWorkload("gemm", "9,1000,512"));
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("at most 8 rows"), std::string::npos) << *why;
+
+  const Workload w = ParseWorkload("gemm", "8,40,24");
+  const ConfigSpace space = rows.Space(w, kCpuLimits);
+  EXPECT_EQ(space.knob(space.KnobIndex("unroll_k")).size(), 4u);  // 1, 2, 4, 8 divide 24; 16 does not
+  const Config many = Pick(space, {{"vec", {4}}, {"nv", {8}}, {"unroll_k", {1}}, {"work_group", {1}}});
+  EXPECT_NE(space.WhyInvalid(many).value_or("").find("32 vectors"), std::string::npos);  // 8 rows x 8 vectors
+  const Config idle = Pick(space, {{"vec", {4}}, {"nv", {2}}, {"unroll_k", {1}}, {"work_group", {8}}});
+  EXPECT_NE(space.WhyInvalid(idle).value_or("").find("work-items"), std::string::npos);  // 5 work-items of 8 columns
+  EXPECT_FALSE(space.WhyInvalid(Pick(space, {{"vec", {4}}, {"nv", {2}}, {"unroll_k", {8}}, {"work_group", {4}}})));
+}
+
+// Every column of C belongs to exactly one work-item of the NDRange, whatever the config.
+TEST(GemmRowsGeometry, EveryValidConfigCoversEachColumnOnce) {
+  const KernelTemplate& rows = GemmRowsTemplate();
+  const Workload w = ParseWorkload("gemm", "2,1000,64");
+  const ConfigSpace space = rows.Space(w, kCpuLimits);
+  size_t checked = 0;
+  for (uint64_t i = 0; i < space.Size(); ++i) {
+    const Config c = space.FromIndex(i);
+    if (!space.IsValid(c)) continue;
+    const LaunchGeometry g = rows.Geometry(w, space, c);
+    const int64_t columns = space.Scalar(c, "vec") * space.Scalar(c, "nv");
+    ASSERT_EQ(g.local[0], static_cast<size_t>(space.Scalar(c, "work_group")));
+    ASSERT_EQ(g.global[0] % g.local[0], 0u);
+    std::vector<int> writes(1000, 0);
+    for (size_t item = 0; item < g.global[0]; ++item)
+      for (int64_t j = 0; j < columns; ++j)
+        if (item * columns + j < 1000) ++writes[item * columns + j];
+    ASSERT_EQ(std::count(writes.begin(), writes.end(), 1), 1000) << space.Key(c);
+    ASSERT_LT((g.global[0] - g.local[0]) * columns, 1000u) << space.Key(c);  // no group wholly idle
+    ++checked;
+  }
+  EXPECT_GT(checked, 50u);
 }
 
 }  // namespace

@@ -1,0 +1,64 @@
+// C[M,N] = A[M,K] x B[K,N], row-major float, for a few rows M (a dense layer at batch 1 to 8):
+// a matrix-vector product in all but name. Its cost is reading B once, so the kernel streams B
+// row by row: each work-item owns NV vectors of VEC adjacent columns for every row of C, and
+// for each k reads those VEC * NV floats of row k of B (one contiguous run) and broadcasts
+// A[m][k] against them. No local memory and no packing pass: either would copy B, which is
+// all there is to read.
+//
+// Knobs (src/ops/gemm_rows_template.cpp): VEC, NV, UNROLL (steps of K unrolled; it divides K)
+// and the work-group size (host side only). Work-items whose columns run past N load lanes
+// one by one, clamped into the row, and store only the columns inside; those wholly past N
+// return at once.
+
+#define COLS (VEC * NV)  // columns per work-item
+
+// VEC floats of row `k` from column n on, each clamped to the last column.
+floatv load_lanes(__global const float* restrict B, int k, int n) {
+  float lanes[VEC];
+#pragma unroll
+  for (int l = 0; l < VEC; ++l) lanes[l] = B[k * N + min(n + l, N - 1)];
+  return VLOAD(lanes);
+}
+
+#define ROWS_STEP(LOAD)                                                              \
+  for (int k0 = 0; k0 < K; k0 += UNROLL) {                                           \
+    _Pragma("unroll") for (int u = 0; u < UNROLL; ++u) {                             \
+      const int k = k0 + u;                                                          \
+      floatv b[NV];                                                                  \
+      _Pragma("unroll") for (int v = 0; v < NV; ++v) b[v] = LOAD(k, n0 + v * VEC);   \
+      _Pragma("unroll") for (int m = 0; m < M; ++m) {                                \
+        const floatv a = (floatv)(A[m * K + k]);                                     \
+        _Pragma("unroll") for (int v = 0; v < NV; ++v) acc[m][v] = fma(a, b[v], acc[m][v]); \
+      }                                                                              \
+    }                                                                                \
+  }
+#define LOAD_INSIDE(k, n) VLOAD(&B[(k) * N + (n)])
+#define LOAD_EDGE(k, n) load_lanes(B, k, n)
+
+__kernel void gemm_rows(__global const float* restrict A, __global const float* restrict B,
+                        __global float* restrict C) {
+  const int n0 = get_global_id(0) * COLS;
+  if (n0 >= N) return;  // work-items that only round the NDRange up to the work-group size
+  floatv acc[M][NV];
+#pragma unroll
+  for (int m = 0; m < M; ++m)
+#pragma unroll
+    for (int v = 0; v < NV; ++v) acc[m][v] = (floatv)(0.0f);
+
+  if (n0 + COLS <= N) {
+    ROWS_STEP(LOAD_INSIDE)
+#pragma unroll
+    for (int m = 0; m < M; ++m)
+#pragma unroll
+      for (int v = 0; v < NV; ++v) VSTORE(acc[m][v], &C[m * N + n0 + v * VEC]);
+  } else {
+    ROWS_STEP(LOAD_EDGE)
+    for (int m = 0; m < M; ++m)
+      for (int v = 0; v < NV; ++v) {
+        float lanes[VEC];
+        VSTORE(acc[m][v], lanes);
+        for (int l = 0; l < VEC; ++l)
+          if (n0 + v * VEC + l < N) C[m * N + n0 + v * VEC + l] = lanes[l];
+      }
+  }
+}
