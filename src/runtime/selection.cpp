@@ -243,8 +243,9 @@ KernelSpec ConversionSpec(tensortune::Layout from, tensortune::Layout to, const 
   spec.build_options = "-D N=" + std::to_string(dims[0]) + " -D C=" + std::to_string(dims[1]) +
                        " -D P=" + std::to_string(dims[2] * dims[3]);
   spec.arguments = {{"in", from, dims, blocking ? plain : blocked, false}, {"out", to, dims, blocking ? blocked : plain, true}};
-  spec.launches.push_back({blocking ? "nchw_to_nchw16c" : "nchw16c_to_nchw", 1, {blocking ? blocked : plain, 1, 1},
-                           {0, 0, 0}, {0, 1}});
+  const size_t pixels = static_cast<size_t>(dims[2] * dims[3]), blocks = static_cast<size_t>((dims[1] + 15) / 16);
+  spec.launches.push_back({blocking ? "nchw_to_nchw16c" : "nchw16c_to_nchw", 3,
+                           {pixels, blocks, static_cast<size_t>(dims[0])}, {0, 0, 0}, {0, 1}});
   return spec;
 }
 
