@@ -8,7 +8,9 @@
 # layer is timed with oneDNN (dnnl_conv) and every gemm with oneDNN's sgemm (dnnl_sgemm), once
 # per distinct layer, and summed over the network's layers (repeats counted). Layers oneDNN
 # has no call for (batch_matmul, dilated convolutions) are left out of both sides of the
-# ratio. Everything runs on THREADS threads (POCL's too), pinned to CPUS with taskset. The two
+# ratio. oneDNN is timed twice: each distinct layer alone in a loop (its weights warm in the
+# cache), and every layer in network order (dnnl_network), as run-network times the tuned
+# kernels; the ratios are given for both, the in-sequence one comparing like with like. Everything runs on THREADS threads (POCL's too), pinned to CPUS with taskset. The two
 # sides alternate for ROUNDS rounds (the whole network, then every layer with oneDNN); every
 # figure is the median over the rounds, so a burst of load on the machine hits both sides.
 #
@@ -30,9 +32,9 @@ rounds="${ROUNDS:-3}"
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
   tools/install-deps.sh --bench >&2
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTENSORTUNE_TESTS=OFF -DTENSORTUNE_BENCH=ON >/dev/null
-  cmake --build "$build" --target tensortune tensortune-worker dnnl_conv dnnl_sgemm >&2
+  cmake --build "$build" --target tensortune tensortune-worker dnnl_conv dnnl_sgemm dnnl_network >&2
 fi
-for program in tensortune dnnl_conv dnnl_sgemm; do
+for program in tensortune dnnl_conv dnnl_sgemm dnnl_network; do
   [[ -x "$build/bin/$program" ]] || { echo "run_network_onednn.sh: $build/bin/$program is missing" >&2; exit 3; }
 done
 
@@ -44,16 +46,25 @@ run_network() {  # $1: the file for run-network's JSON
 }
 run_network "$work/run_1.json"
 
-# One line per distinct layer workload: key, op, then the library's arguments.
-python3 - "$work/run_1.json" >"$work/calls.tsv" <<'PY'
+# One line per distinct layer workload: key, op, then the library's arguments; and every layer
+# oneDNN computes, in network order, for dnnl_network.
+python3 - "$work/run_1.json" "$work/sequence.txt" >"$work/calls.tsv" <<'PY'
 import json, sys
 seen = set()
+sequence = open(sys.argv[2], "w")
 for layer in json.load(open(sys.argv[1]))["layers"]:
     key = layer["workload"]
+    op, dims = key.split(":", 1)
+    d = dict(kv.split("=") for kv in dims.split(","))
+    if op == "conv2d" and d["dilation"] == "1":
+        sequence.write("conv " + " ".join(d[k] for k in ("n", "ci", "h", "w", "co", "kh", "kw", "stride", "pad")) + "\n")
+    elif op == "depthwise_conv2d" and d["dilation"] == "1":
+        sequence.write("dw " + " ".join(d[k] for k in ("n", "c", "h", "w", "kh", "kw", "stride", "pad")) + "\n")
+    elif op == "gemm":
+        sequence.write("gemm " + " ".join(d[k] for k in ("m", "n", "k")) + "\n")
     if key in seen:
         continue
     seen.add(key)
-    op, dims = key.split(":", 1)
     d = dict(kv.split("=") for kv in dims.split(","))
     if op == "conv2d" and d["dilation"] == "1":
         args = "dnnl_conv " + " ".join(d[k] for k in ("n", "ci", "h", "w", "co", "kh", "kw", "stride", "pad"))
@@ -80,6 +91,8 @@ for ((r = 1; r <= rounds; ++r)); do
   echo "round $r of $rounds" >&2
   ((r == 1)) || run_network "$work/run_$r.json"
   time_libraries "$work/lib_$r.tsv"
+  OMP_NUM_THREADS="$threads" taskset -c "$cpus" "$build/bin/dnnl_network" "$work/sequence.txt" "$threads" \
+    "${MIN_TIME:-1}" >"$work/seq_$r.json"
 done
 
 python3 - "$work" "$rounds" "$network" "$threads" <<'PY'
@@ -93,32 +106,41 @@ for r in range(1, rounds + 1):
         key, seconds = line.rstrip("\n").split("\t")
         lib[key] = float(seconds)
     libs.append(lib)
+seqs = [json.load(open(f"{work}/seq_{r}.json")) for r in range(1, rounds + 1)]
 med = statistics.median
 run = runs[0]
 print(f"{network}, batch {run['batch']}, {threads} thread(s), {run['device']}, medians of {rounds} alternating rounds\n")
-print("| # | layer | sketch | origin | tensortune ms (in the run) | oneDNN ms | speed vs oneDNN |")
-print("|---|---|---|---|---|---|---|")
-covered_tt = covered_lib = 0.0
+print("| # | layer | sketch | origin | tensortune ms (in the run) | oneDNN ms, alone | speed vs oneDNN alone "
+      "| oneDNN ms, in sequence | speed vs oneDNN in sequence |")
+print("|---|---|---|---|---|---|---|---|---|")
+covered_tt = covered_lib = covered_seq = 0.0
+j = 0  # index among the layers oneDNN computes, dnnl_network's order
 for i, layer in enumerate(run["layers"]):
     key = layer["workload"]
     tt = med(r["layers"][i]["measured_time_s"] for r in runs)
     if key in libs[0]:
         lib = med(l[key] for l in libs)
+        seq = med(q["layers"][j]["median_s"] for q in seqs)
+        j += 1
         covered_tt += tt
         covered_lib += lib
-        lib_ms, ratio = f"{lib * 1e3:.3f}", f"{lib / tt:.2f}"
+        covered_seq += seq
+        cells = f"{lib * 1e3:.3f} | {lib / tt:.2f} | {seq * 1e3:.3f} | {seq / tt:.2f}"
     else:
-        lib_ms = ratio = "-"
-    print(f"| {i} | {layer['layer']} | {layer['template']} | {layer['origin']} | {tt * 1e3:.3f} | {lib_ms} | {ratio} |")
+        cells = "- | - | - | -"
+    print(f"| {i} | {layer['layer']} | {layer['template']} | {layer['origin']} | {tt * 1e3:.3f} | {cells} |")
 print()
 measured = med(r["measured_latency_s"] for r in runs)
+conversions = med(r["conversions_latency_s"] for r in runs)
 print(f"tensortune measured: {measured * 1e3:.2f} ms for the whole network (wall clock, "
-      f"{run['conversions']} layout conversions included, "
-      f"{med(r['conversions_latency_s'] for r in runs) * 1e3:.2f} ms of them)")
+      f"{run['conversions']} layout conversions included, {conversions * 1e3:.2f} ms of them)")
 print(f"tune-network estimate: {run['estimated_latency_s'] * 1e3:.2f} ms over {run['estimated_layers']} of "
       f"{run['layers_total']} layers")
+print(f"oneDNN in sequence: {med(q['sequence_median_s'] for q in seqs) * 1e3:.2f} ms for a pass over its layers (wall clock)")
 if covered_lib > 0:
-    print(f"layers oneDNN computes: tensortune {covered_tt * 1e3:.2f} ms (kernel times in the run) vs oneDNN "
-          f"{covered_lib * 1e3:.2f} ms (sum of per-layer medians): tensortune at "
-          f"{covered_lib / covered_tt:.2f}x oneDNN's speed")
+    ours = covered_tt + conversions
+    print(f"layers oneDNN computes: tensortune {covered_tt * 1e3:.2f} ms of kernels + {conversions * 1e3:.2f} ms of "
+          f"layout conversions (times in the run); oneDNN {covered_lib * 1e3:.2f} ms (each layer alone, summed), "
+          f"{covered_seq * 1e3:.2f} ms (in sequence): tensortune at {covered_lib / ours:.2f}x oneDNN's speed "
+          f"(alone), {covered_seq / ours:.2f}x (in sequence)")
 PY
