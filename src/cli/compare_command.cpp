@@ -15,9 +15,9 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "cli/option_checks.h"
 #include "cli/pins.h"
 #include "core/errors.h"
+#include "core/option_checks.h"
 #include "core/rng.h"
 #include "history/sqlite_history_store.h"
 #include "measure/replay_measurer.h"

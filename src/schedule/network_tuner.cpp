@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
+#include "core/option_checks.h"
 #include "schedule/budget.h"
 #include "history/history_queries.h"
 #include "schedule/run_recorder.h"
@@ -279,16 +280,13 @@ std::optional<double> NetworkRun::MeasureDefault(Sketch& sketch, Budget& budget)
       if (known->status == MeasureStatus::kOk) return known->time_s;
       continue;
     }
-    RunRecorder& recorder = Recorder(sketch);
-    if (recorder.Claim(*sketch.task, {config}).empty()) continue;  // another process has it
-    MeasuredBatch measured = measurer_.Measure(sketch.task->measure_task(), {config}, interrupt_);
-    recorder.Record(*sketch.task, {config}, measured.results);
+    // The task's tuner starts after the warm-up: the default is recorded, not learned from here.
+    const ClaimedBatch batch = ClaimMeasureRecord(*sketch.task, measurer_, &Recorder(sketch), {config}, interrupt_);
+    if (batch.claimed.empty()) continue;  // another process has it
+    const MeasuredBatch& measured = batch.measured;
     budget.Spend(static_cast<int64_t>(measured.results.size()));
     if (measured.end == MeasuredBatch::End::kBrokenEnvironment) Broken(measured.error);
-    if (!measured.complete()) {
-      recorder.ReleaseClaims();
-      return std::nullopt;
-    }
+    if (!measured.complete()) return std::nullopt;
     if (measured.results.front().ok()) return measured.results.front().time_s;
   }
   return std::nullopt;
@@ -406,13 +404,20 @@ int NetworkRunReport::WarmTasks() const {
   return static_cast<int>(std::count_if(tasks.begin(), tasks.end(), [](const auto& t) { return t.started_warm; }));
 }
 
+void NetworkTuneOptions::Check() const {
+  CheckCount("--trials", trials, kMaxTrials);
+  CheckCount("--batch-size", batch_size, kMaxBatchSize);
+  CheckCount("--batch", batch, kMaxNetworkBatch);
+  CheckSeconds("--time-limit", time_limit_s, true, kMaxTimeLimitSeconds);
+  if (!(scheduling.ucb_c >= 0 && scheduling.ucb_c <= 100)) throw UserError("--ucb-c must be a number from 0 to 100");
+  CheckTaskSchedulerName(scheduler);
+  CheckSketchSelectorName(sketch_policy);
+}
+
 NetworkRunReport TuneNetwork(SqliteHistoryStore& store, Measurer& measurer, const DeviceInfo& device,
                              const DeviceLimits& limits, const Network& network, const NetworkTuneOptions& o,
                              const std::atomic<bool>* interrupt, const NetworkProgress& progress) {
-  if (o.trials < 1) throw UserError("--trials must be at least 1");
-  if (o.batch_size < 1) throw UserError("--batch-size must be at least 1");
-  MakeTaskScheduler(o.scheduler, o.scheduling);  // names checked before anything is written
-  MakeSketchSelector(o.sketch_policy);
+  o.Check();
   NetworkRun run(store, measurer, o, interrupt);
   run.Prepare(network, device, limits);
   run.Start(network);
