@@ -20,7 +20,6 @@
 #include "schedule/interrupt.h"
 #include "schedule/task_tuner.h"
 #include "schedule/tuner_start.h"
-#include "space/knob_schema.h"
 #include "tuners/tuner_factory.h"
 #include "warmstart/cross_device.h"
 
@@ -144,8 +143,7 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
   // Tuners whose defaults scale with the budget are told the trials of this run.
   options.tuner_options = WithBudget(plan.tuner, o.tuning.tuner_options, plan.trials);
   CheckTunerChoice(options.tuner, space, options.seed, options.tuner_options);
-  const TemplateRef kernel_ref{std::string(kernel.name()), std::string(kernel.op()), kernel.SourceHash(),
-                               KnobSchema(space)};
+  const TemplateRef kernel_ref = TemplateRefOf(kernel, space);
   TuningTask task(&kernel, workload, std::move(space));
   if (NamesDevices(o) && !std::filesystem::exists(o.db))
     throw UserError("--warm-from " + o.warm_from.front() + ": no history database at " + o.db);

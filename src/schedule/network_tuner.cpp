@@ -15,7 +15,6 @@
 #include "schedule/sketch_selector.h"
 #include "schedule/task_loop.h"
 #include "schedule/tuner_start.h"
-#include "space/knob_schema.h"
 
 namespace tt {
 namespace {
@@ -115,7 +114,7 @@ void NetworkRun::Prepare(const Network& network, const DeviceInfo& device, const
       sketch.seed = o_.seed * 1'000'003 + ++stream;  // every sketch its own stream
       ConfigSpace space = kernel->Space(task.workload, limits);
       CheckTunerChoice(o_.tuner, space, sketch.seed, o_.tuner_options);  // before anything is written
-      sketch.ref = {std::string(kernel->name()), std::string(kernel->op()), kernel->SourceHash(), KnobSchema(space)};
+      sketch.ref = TemplateRefOf(*kernel, space);
       sketch.task = std::make_unique<TuningTask>(kernel, task.workload, std::move(space));
       sketches.push_back(std::move(sketch));
     }
