@@ -16,7 +16,7 @@ void TaskTuneOptions::Check() const {
   CheckSeconds("--time-limit", time_limit_s, true, kMaxTimeLimitSeconds);
 }
 
-TaskTuneReport TuneTask(SqliteHistoryStore& store, Measurer& measurer, TuningTask& task, const TaskIds& ids,
+TaskTuneReport TuneTask(TrialHistory& store, Measurer& measurer, TuningTask& task, const TaskIds& ids,
                         const TemplateRef& kernel_template, const TaskTuneOptions& o,
                         const std::atomic<bool>* interrupt, const BatchObserver& observe,
                         const std::function<void(const TaskTuneReport&)>& started) {

@@ -8,7 +8,7 @@
 #include <map>
 #include <string>
 
-#include "history/sqlite_history_store.h"
+#include "history/trial_history.h"
 #include "measure/measurer.h"
 #include "schedule/task_loop.h"
 #include "schedule/tuning_task.h"
@@ -43,7 +43,7 @@ struct TaskTuneReport {
 // `task` has no tuner yet (StartTaskTuner makes it). `options` are checked first. Called with the warm start's explanation
 // before the first batch. Throws EnvironmentError when the environment breaks (the run is
 // marked failed, its finished batches recorded) and rethrows what else stops it the same way.
-TaskTuneReport TuneTask(SqliteHistoryStore& store, Measurer& measurer, TuningTask& task, const TaskIds& ids,
+TaskTuneReport TuneTask(TrialHistory& store, Measurer& measurer, TuningTask& task, const TaskIds& ids,
                         const TemplateRef& kernel_template, const TaskTuneOptions& options,
                         const std::atomic<bool>* interrupt, const BatchObserver& observe = {},
                         const std::function<void(const TaskTuneReport&)>& started = {});

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/measure_result.h"
-#include "history/sqlite_history_store.h"
+#include "history/trial_history.h"
 #include "measure/measurer.h"
 #include "ops/kernel_template.h"
 #include "tuners/tuner.h"
