@@ -40,16 +40,12 @@ struct RunPlan {
   bool covers_space = false;  // the trials are every valid config
 };
 
-// Spaces larger than this are not counted: a sweep of them is always a sample.
-constexpr uint64_t kCountableSpace = uint64_t{1} << 24;
-
+// A space too large to count (CountValidConfigs) is always sampled.
 RunPlan PlanRun(const TuneOptions& o, const ConfigSpace& space) {
   if (o.sweep_limit <= 0) return {o.tuning.tuner, o.tuning.trials};
-  if (space.Size() <= kCountableSpace) {
-    int64_t valid = 0;
-    for (uint64_t i = 0; i < space.Size() && valid <= o.sweep_limit; ++i) valid += space.IsValid(space.FromIndex(i));
-    if (valid <= o.sweep_limit) return {"grid", std::max<int64_t>(valid, 1), true};
-  }
+  const auto limit = static_cast<uint64_t>(o.sweep_limit);
+  if (const auto valid = CountValidConfigs(space, limit); valid && *valid <= limit)
+    return {"grid", std::max<int64_t>(static_cast<int64_t>(*valid), 1), true};
   return {"random", o.sweep_limit};
 }
 

@@ -267,9 +267,7 @@ std::optional<double> NetworkRun::MeasureDefault(Sketch& sketch, Budget& budget)
   Config config = UntiledConfig(space);
   for (int attempt = 0; attempt < kDefaultAttempts && !budget.Exhausted(); ++attempt) {
     if (attempt > 0 || !space.IsValid(config)) {
-      std::optional<Config> valid;
-      for (int draw = 0; draw < 10000 && !valid; ++draw)
-        if (Config c = space.Random(rng_); space.IsValid(c)) valid = c;
+      const std::optional<Config> valid = DrawValidConfig(space, rng_);
       if (!valid) return std::nullopt;
       config = *valid;
     }
