@@ -21,7 +21,6 @@
 namespace tt {
 namespace {
 
-
 std::string Join(const std::vector<std::string>& items, const char* separator = ", ") {
   std::string text;
   for (const auto& item : items) text += (text.empty() ? "" : separator) + item;
@@ -295,7 +294,8 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
     if (!introduced && !o.json) {
       introduced = true;
       out << fmt::format("{} (batch {}): {} tasks on {}; scheduler {}, sketches {}, tuner {}\n", r.network, r.batch,
-                         r.tasks.size(), measurer.device().name, options.scheduler, options.sketch_policy, options.tuner);
+                         r.tasks.size(), measurer.device().name, options.scheduler, options.sketch_policy,
+                         options.tuner);
       if (r.resumed) out << fmt::format("continuing network run {}\n", r.network_run_id);
       if (!network.untuned.empty())
         out << UntunedLine(network, model) << " (`tensortune tasks " << o.network << "` lists them)\n";

@@ -110,8 +110,7 @@ class TrialHistory {
                                                 const std::string& source_hash) const = 0;
   virtual std::vector<RecordedWorkload> WorkloadsWithOkTrials(const std::string& op,
                                                               const HistoryScope& scope) const = 0;
-  virtual std::vector<LeanTrial> FastestTrials(int64_t workload_id, const HistoryScope& scope,
-                                               int64_t limit) const = 0;
+  virtual std::vector<LeanTrial> FastestTrials(int64_t workload_id, const HistoryScope& scope, int64_t limit) const = 0;
 };
 
 }  // namespace tt

@@ -119,8 +119,10 @@ struct SchedulerEntry {
 
 // A new scheduler is one more row here; the command line reads its choices from this table.
 constexpr std::array<SchedulerEntry, 3> kSchedulers{{
-    {"round-robin", [](const SchedulerOptions&) -> std::unique_ptr<TaskScheduler> { return std::make_unique<RoundRobin>(); }},
-    {"gradient", [](const SchedulerOptions& o) -> std::unique_ptr<TaskScheduler> { return std::make_unique<Gradient>(o); }},
+    {"round-robin",
+     [](const SchedulerOptions&) -> std::unique_ptr<TaskScheduler> { return std::make_unique<RoundRobin>(); }},
+    {"gradient",
+     [](const SchedulerOptions& o) -> std::unique_ptr<TaskScheduler> { return std::make_unique<Gradient>(o); }},
     {"ucb", [](const SchedulerOptions& o) -> std::unique_ptr<TaskScheduler> { return std::make_unique<Ucb>(o); }},
 }};
 

@@ -40,9 +40,10 @@ struct TaskTuneReport {
   LoopEnd end;
 };
 
-// `task` has no tuner yet (StartTaskTuner makes it). `options` are checked first. Called with the warm start's explanation
-// before the first batch. Throws EnvironmentError when the environment breaks (the run is
-// marked failed, its finished batches recorded) and rethrows what else stops it the same way.
+// `task` has no tuner yet (StartTaskTuner makes it). `options` are checked first. Called with
+// the warm start's explanation before the first batch. Throws EnvironmentError when the
+// environment breaks (the run is marked failed, its finished batches recorded) and rethrows
+// what else stops it the same way.
 TaskTuneReport TuneTask(TrialHistory& store, Measurer& measurer, TuningTask& task, const TaskIds& ids,
                         const TemplateRef& kernel_template, const TaskTuneOptions& options,
                         const std::atomic<bool>* interrupt, const BatchObserver& observe = {},

@@ -23,7 +23,8 @@ std::string Refusal(const std::function<void()>& check) {
 TEST(OptionChecks, CountsFromOneToTheirLimit) {
   EXPECT_EQ(Refusal([] { CheckCount("--trials", 1, kMaxTrials); }), "");
   EXPECT_EQ(Refusal([] { CheckCount("--trials", kMaxTrials, kMaxTrials); }), "");
-  EXPECT_EQ(Refusal([] { CheckCount("--trials", 0, kMaxTrials); }), "--trials must be a whole number from 1 to 1000000");
+  EXPECT_EQ(Refusal([] { CheckCount("--trials", 0, kMaxTrials); }),
+            "--trials must be a whole number from 1 to 1000000");
   EXPECT_NE(Refusal([] { CheckCount("--batch-size", kMaxBatchSize + 1, kMaxBatchSize); }), "");
 }
 

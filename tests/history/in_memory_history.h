@@ -54,7 +54,8 @@ class InMemoryHistory : public TrialHistory {
         return t.task == task && t.record.config_key == key && !t.record.result.transient;
       });
       const auto held = claims_.find(ClaimKey(task, key));
-      const bool held_elsewhere = held != claims_.end() && held->second != run_id && run(held->second).status == "running";
+      const bool held_elsewhere =
+          held != claims_.end() && held->second != run_id && run(held->second).status == "running";
       claimed.push_back(!recorded && !held_elsewhere);
       if (claimed.back()) claims_[ClaimKey(task, key)] = run_id;
     }
@@ -85,7 +86,8 @@ class InMemoryHistory : public TrialHistory {
       if (!(t.task == task)) continue;
       const MeasureResult& r = t.record.result;
       // A config that timed out in two runs counts as hanging, as in the database.
-      if (r.transient && (retry_transient || r.status != MeasureStatus::kTimeout || ++timeouts[t.record.config_key] != 2))
+      if (r.transient &&
+          (retry_transient || r.status != MeasureStatus::kTimeout || ++timeouts[t.record.config_key] != 2))
         continue;
       measured.push_back({t.record.config_key, r.status, r.gflops, r.time_s});
     }
@@ -107,7 +109,8 @@ class InMemoryHistory : public TrialHistory {
       const TemplateRef& ref = Row(templates_, t.task.kernel_template);
       const bool same = Row(workloads_, t.task.workload).Key() == workload.Key() && ref.name == kernel_template.name &&
                         ref.source_hash == kernel_template.source_hash;
-      const bool listed = std::any_of(recorded.begin(), recorded.end(), [&](const auto& r) { return r.first == t.task; });
+      const bool listed =
+          std::any_of(recorded.begin(), recorded.end(), [&](const auto& r) { return r.first == t.task; });
       if (same && !listed) recorded.emplace_back(t.task, Row(devices_, t.task.device));
     }
     return recorded;
@@ -142,7 +145,8 @@ class InMemoryHistory : public TrialHistory {
       if (t.task.workload == workload_id && in_scope && t.record.result.ok())
         fastest.push_back({t.record.config_key, MeasureStatus::kOk, t.record.result.gflops});
     }
-    std::stable_sort(fastest.begin(), fastest.end(), [](const LeanTrial& a, const LeanTrial& b) { return a.gflops > b.gflops; });
+    std::stable_sort(fastest.begin(), fastest.end(),
+                     [](const LeanTrial& a, const LeanTrial& b) { return a.gflops > b.gflops; });
     if (static_cast<int64_t>(fastest.size()) > limit) fastest.resize(static_cast<size_t>(std::max<int64_t>(limit, 0)));
     return fastest;
   }
