@@ -15,9 +15,9 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "cli/option_checks.h"
 #include "cli/pins.h"
 #include "core/errors.h"
+#include "core/option_checks.h"
 #include "core/rng.h"
 #include "history/sqlite_history_store.h"
 #include "measure/replay_measurer.h"
@@ -122,14 +122,13 @@ void WriteRun(std::ofstream& out, const std::string& space, const std::string& d
 }
 
 // How much of the valid space the recording covers: counted exactly when the space can be
-// enumerated, else estimated from a fixed sample of points.
+// (CountValidConfigs), else estimated from a fixed sample of points.
 std::string RecordedShare(const ConfigSpace& space, int64_t valid_recorded) {
-  constexpr uint64_t kEnumerable = uint64_t{1} << 22, kSample = 200000;
-  double valid = 0;
-  const bool exact = space.Size() <= kEnumerable;
-  if (exact) {
-    for (uint64_t i = 0; i < space.Size(); ++i) valid += space.IsValid(space.FromIndex(i));
-  } else {
+  constexpr uint64_t kSample = 200000;
+  const std::optional<uint64_t> counted = CountValidConfigs(space);
+  const bool exact = counted.has_value();
+  double valid = static_cast<double>(counted.value_or(0));
+  if (!exact) {
     Rng rng(1);
     for (uint64_t i = 0; i < kSample; ++i) valid += space.IsValid(space.Random(rng));
     valid = std::max(valid / kSample * static_cast<double>(space.Size()), static_cast<double>(valid_recorded));

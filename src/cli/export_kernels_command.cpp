@@ -8,8 +8,8 @@
 #include <ostream>
 
 #include "cli/kernel_pack_commands.h"
-#include "cli/option_checks.h"
 #include "core/errors.h"
+#include "core/option_checks.h"
 #include "history/history_queries.h"
 #include "networks/network.h"
 #include "runtime/runtime_internal.h"
@@ -17,8 +17,6 @@
 
 namespace tt {
 namespace {
-
-constexpr int64_t kMaxBatch = 65'536;
 
 // The recorded device to export for: the one matching `fragment`, else the only device of a
 // machine (not imported) in the database.
@@ -49,7 +47,7 @@ std::string Join(const std::vector<std::string>& items) {
 }  // namespace
 
 int RunExportKernels(const ExportKernelsOptions& o, std::ostream& out, std::ostream& err) {
-  CheckCount("--batch", o.batch, kMaxBatch);
+  CheckCount("--batch", o.batch, kMaxNetworkBatch);
   if (o.out.empty()) throw UserError("--out DIR is required");
   const Network network = LoadNetwork(o.network);
   const auto tasks = NetworkTasks(network, o.batch);

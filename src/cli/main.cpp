@@ -16,6 +16,8 @@
 #include "cli/tune_command.h"
 #include "cli/whole_file.h"
 #include "core/errors.h"
+#include "schedule/sketch_selector.h"
+#include "schedule/task_scheduler.h"
 #include "tuners/tuner_factory.h"
 
 namespace {
@@ -108,15 +110,15 @@ void AddBuildersOption(CLI::App& cmd, int& builders) {
 // Options shared by the commands that measure on a device.
 void AddMeasuringOptions(CLI::App& cmd, tt::TuneOptions& o) {
   AddWorkloadOptions(cmd, o.op, o.shape, o.shape_flags, o.kernel_template, o.pins);
-  cmd.add_option("--batch-size", o.batch_size, "Configurations per measured batch")->capture_default_str();
-  AddSeedOption(cmd, o.seed);
+  cmd.add_option("--batch-size", o.tuning.batch_size, "Configurations per measured batch")->capture_default_str();
+  AddSeedOption(cmd, o.tuning.seed);
   cmd.add_option("--db", o.db, "History database (created if missing)")->capture_default_str();
   cmd.add_option("--device", o.device, "Device index or name fragment")->capture_default_str();
   cmd.add_option("--timeout", o.timeout_s, "Seconds allowed per configuration")->capture_default_str();
   AddBuildersOption(cmd, o.builders);
   cmd.add_option("--min-time", o.min_time_s, "Minimum total timed seconds per configuration")->capture_default_str();
-  cmd.add_option("--time-limit", o.time_limit_s, "Stop after this many seconds (0: no limit)")->capture_default_str();
-  cmd.add_flag("--retry-failed", o.retry_failed,
+  cmd.add_option("--time-limit", o.tuning.time_limit_s, "Stop after this many seconds (0: no limit)")->capture_default_str();
+  cmd.add_flag("--retry-failed", o.tuning.retry_failed,
                "Measure again configs whose only records are environment failures (timeouts included)");
   cmd.add_flag("--json", o.json, "Print one JSON summary instead of text");
 }
@@ -137,9 +139,9 @@ int main(int argc, char** argv) {
   auto* sweep_cmd = app.add_subcommand(
       "sweep", "Measure every valid config of a space (at most --limit), else a random sample of --limit");
   for (auto* cmd : {tune_cmd, sweep_cmd}) AddMeasuringOptions(*cmd, tune);
-  tune_cmd->add_option("--tuner", tune.tuner, fmt::format("Search strategy: auto (chosen from the history), {}", fmt::join(tt::TunerNames(), ", ")))->capture_default_str();
+  tune_cmd->add_option("--tuner", tune.tuning.tuner, fmt::format("Search strategy: auto (chosen from the history), {}", fmt::join(tt::TunerNames(), ", ")))->capture_default_str();
   tune_cmd->add_option("--tuner-opt", tuner_opts, "Tuner option key=value (repeatable; see `tensortune tuners`)");
-  tune_cmd->add_option("--trials", tune.trials, "Configurations to measure")->capture_default_str();
+  tune_cmd->add_option("--trials", tune.tuning.trials, "Configurations to measure")->capture_default_str();
   std::string tune_warm_from = "auto";
   tune_cmd->add_option("--warm-from", tune_warm_from,
                        "Other devices' records of this task to start from: auto (the most similar devices), none, "
@@ -163,25 +165,29 @@ int main(int argc, char** argv) {
   tasks_cmd->add_flag("--json", tasks.json, "Print JSON");
   auto* net_cmd = app.add_subcommand("tune-network", "Tune every layer of a network under one trial budget");
   net_cmd->add_option("network", net.network, "Built-in network name, JSON file or ONNX model")->required();
-  net_cmd->add_option("--trials", net.trials, "Trials for the whole network")->required();
-  net_cmd->add_option("--batch", net.batch, "Batch size of the network")->capture_default_str();
+  net_cmd->add_option("--trials", net.tuning.trials, "Trials for the whole network")->required();
+  net_cmd->add_option("--batch", net.tuning.batch, "Batch size of the network")->capture_default_str();
   net_cmd->add_option("--input-shape", net.input_shapes, "ONNX models: an input's dimensions, name=1,3,224,224 (repeatable)")
       ->allow_extra_args(false);
   net_cmd->add_option("--db", net.db, "History database (created if missing)")->capture_default_str();
   net_cmd->add_option("--device", net.device, "Device index or name fragment")->capture_default_str();
-  net_cmd->add_option("--scheduler", net.scheduler, "Task scheduler: ucb, gradient, round-robin")->capture_default_str();
-  net_cmd->add_option("--sketch", net.sketch_policy, "Sketch selection within a task: ucb, uniform")->capture_default_str();
-  net_cmd->add_option("--tuner", net.tuner, fmt::format("Search strategy per sketch: auto (chosen from the history), {}", fmt::join(tt::TunerNames(), ", ")))
+  net_cmd->add_option("--scheduler", net.tuning.scheduler,
+                      fmt::format("Task scheduler: {}", fmt::join(tt::TaskSchedulerNames(), ", ")))
+      ->capture_default_str();
+  net_cmd->add_option("--sketch", net.tuning.sketch_policy,
+                      fmt::format("Sketch selection within a task: {}", fmt::join(tt::SketchSelectorNames(), ", ")))
+      ->capture_default_str();
+  net_cmd->add_option("--tuner", net.tuning.tuner, fmt::format("Search strategy per sketch: auto (chosen from the history), {}", fmt::join(tt::TunerNames(), ", ")))
       ->capture_default_str();
   net_cmd->add_option("--tuner-opt", net_tuner_opts, "Tuner option key=value (repeatable; see `tensortune tuners`)");
-  net_cmd->add_option("--ucb-c", net.ucb_c, "UCB exploration constant (tasks and sketches)")->capture_default_str();
-  AddSeedOption(*net_cmd, net.seed);
-  net_cmd->add_option("--batch-size", net.batch_size, "Configurations per round")->capture_default_str();
+  net_cmd->add_option("--ucb-c", net.tuning.scheduling.ucb_c, "UCB exploration constant (tasks and sketches)")->capture_default_str();
+  AddSeedOption(*net_cmd, net.tuning.seed);
+  net_cmd->add_option("--batch-size", net.tuning.batch_size, "Configurations per round")->capture_default_str();
   net_cmd->add_option("--timeout", net.timeout_s, "Seconds allowed per configuration")->capture_default_str();
   AddBuildersOption(*net_cmd, net.builders);
   net_cmd->add_option("--min-time", net.min_time_s, "Minimum total timed seconds per configuration")->capture_default_str();
-  net_cmd->add_option("--time-limit", net.time_limit_s, "Stop after this many seconds (0: no limit)")->capture_default_str();
-  net_cmd->add_flag("--retry-failed", net.retry_failed, "Measure again configs whose only records are environment failures");
+  net_cmd->add_option("--time-limit", net.tuning.time_limit_s, "Stop after this many seconds (0: no limit)")->capture_default_str();
+  net_cmd->add_flag("--retry-failed", net.tuning.retry_failed, "Measure again configs whose only records are environment failures");
   net_cmd->add_flag("--json", net.json, "Print one JSON summary instead of text");
 
   tt::CompareOptions compare;
@@ -233,8 +239,8 @@ int main(int argc, char** argv) {
     }
     if (app.got_subcommand("tune-network")) {
       net.batch_given = net_cmd->count("--batch") > 0;
-      net.tuner_options = ParseKeyValues(net_tuner_opts);
-      net.command_line = JoinArgs(argc, argv);
+      net.tuning.tuner_options = ParseKeyValues(net_tuner_opts);
+      net.tuning.command = JoinArgs(argc, argv);
       return tt::RunTuneNetwork(net, std::cout);
     }
     if (const auto code = history.RunChosen(std::cout, std::cerr)) return *code;
@@ -246,9 +252,9 @@ int main(int argc, char** argv) {
       return tt::RunCompare(compare, std::cout);
     }
     if (!app.got_subcommand("sweep")) tune.sweep_limit = 0;
-    tune.tuner_options = ParseKeyValues(tuner_opts);
+    tune.tuning.tuner_options = ParseKeyValues(tuner_opts);
     tune.warm_from = SplitList(tune_warm_from);
-    tune.command_line = JoinArgs(argc, argv);
+    tune.tuning.command = JoinArgs(argc, argv);
     return tt::RunTune(tune, std::cout);
   };
   try {

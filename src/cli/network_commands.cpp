@@ -6,23 +6,20 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "cli/option_checks.h"
 #include "cli/progress.h"
 #include "core/errors.h"
+#include "core/option_checks.h"
 #include "history/sqlite_history_store.h"
 #include "measure/opencl_measurer.h"
 #include "networks/network.h"
 #include "ops/kernel_template.h"
 #include "schedule/interrupt.h"
 #include "schedule/network_tuner.h"
-#include "schedule/sketch_selector.h"
 #include "schedule/tuner_start.h"
 #include "tuners/tuner_factory.h"
 
 namespace tt {
 namespace {
-
-constexpr int64_t kMaxBatch = 65'536;  // a network's batch size
 
 std::string Join(const std::vector<std::string>& items, const char* separator = ", ") {
   std::string text;
@@ -264,57 +261,41 @@ int RunTasks(const TasksOptions& o, std::ostream& out) {
 }
 
 int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
-  CheckCount("--trials", o.trials, kMaxTrials);
-  CheckCount("--batch-size", o.batch_size, kMaxBatchSize);
-  CheckCount("--batch", o.batch, kMaxBatch);
-  CheckMeasuringTimes(o.timeout_s, o.min_time_s, o.time_limit_s);
-  if (!(o.ucb_c >= 0 && o.ucb_c <= 100)) throw UserError("--ucb-c must be a number from 0 to 100");
-  const CommandNetwork loaded = LoadCommandNetwork(o.network, o.batch, o.batch_given, o.input_shapes);
+  NetworkTuneOptions options = o.tuning;
+  options.Check();
+  CheckMeasuringTimes(o.timeout_s, o.min_time_s);
+  const CommandNetwork loaded = LoadCommandNetwork(o.network, options.batch, o.batch_given, o.input_shapes);
   const Network& network = loaded.network;
-  const int64_t batch = loaded.batch;
-  CheckCount("--batch", batch, kMaxBatch);
-  const auto tasks = NetworkTasks(network, batch);  // a bad batch is refused before the device is opened
+  options.batch = loaded.batch;  // an ONNX model's own when --batch is not given
+  CheckCount("--batch", options.batch, kMaxNetworkBatch);
+  const auto tasks = NetworkTasks(network, options.batch);  // a bad batch is refused before the device is opened
   if (tasks.empty())
     throw UserError("network " + network.name + " has no layer that tensortune tunes (" +
                     std::to_string(network.untuned.size()) + " nodes not tuned: `tensortune tasks " + o.network +
                     "` lists them)");
   const ModelFlops model = CountFlops(network, tasks);
-  MakeTaskScheduler(o.scheduler);
-  MakeSketchSelector(o.sketch_policy);
   OpenClMeasurer measurer({.worker_path = DefaultWorkerPath(), .device_spec = o.device, .timeout_s = o.timeout_s,
                            .builders = o.builders, .min_time_s = o.min_time_s});
   // Tuners whose defaults scale with the budget are told each task's share of the trials.
-  const auto tuner_options =
-      WithBudget(o.tuner, o.tuner_options, std::max<int64_t>(o.trials / static_cast<int64_t>(tasks.size()), 1));
+  options.tuner_options = WithBudget(options.tuner, options.tuner_options,
+                                     std::max<int64_t>(options.trials / static_cast<int64_t>(tasks.size()), 1));
   {  // the tuner's name and options, checked on one task's space before anything is written
     const auto kernels = ApplicableTemplates(tasks.front().workload);
     if (kernels.empty()) throw UserError("no kernel template computes " + tasks.front().workload.Key());
     const ConfigSpace probe = kernels.front()->Space(tasks.front().workload, measurer.limits());
-    CheckTunerChoice(o.tuner, probe, o.seed, tuner_options);
+    CheckTunerChoice(options.tuner, probe, options.seed, options.tuner_options);
   }
   auto store = SqliteHistoryStore::Open(o.db);
-  NetworkTuneOptions options;
-  options.batch = batch;
-  options.trials = o.trials;
-  options.time_limit_s = o.time_limit_s;
-  options.batch_size = o.batch_size;
-  options.scheduler = o.scheduler;
-  options.sketch_policy = o.sketch_policy;
-  options.tuner = o.tuner;
-  options.tuner_options = tuner_options;
-  options.seed = o.seed;
-  options.scheduling.ucb_c = o.ucb_c;
-  options.retry_failed = o.retry_failed;
-  options.command = o.command_line;
 
   InterruptGuard guard;
-  Progress progress(out, o.trials, isatty(STDOUT_FILENO) && !o.json, o.json);
+  Progress progress(out, options.trials, isatty(STDOUT_FILENO) && !o.json, o.json);
   bool introduced = false;
   const auto report_progress = [&](const NetworkRunReport& r) {
     if (!introduced && !o.json) {
       introduced = true;
       out << fmt::format("{} (batch {}): {} tasks on {}; scheduler {}, sketches {}, tuner {}\n", r.network, r.batch,
-                         r.tasks.size(), measurer.device().name, o.scheduler, o.sketch_policy, o.tuner);
+                         r.tasks.size(), measurer.device().name, options.scheduler, options.sketch_policy,
+                         options.tuner);
       if (r.resumed) out << fmt::format("continuing network run {}\n", r.network_run_id);
       if (!network.untuned.empty())
         out << UntunedLine(network, model) << " (`tensortune tasks " << o.network << "` lists them)\n";

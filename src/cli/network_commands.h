@@ -2,13 +2,13 @@
 // `tensortune networks`, `tensortune tasks NETWORK` and `tensortune tune-network NETWORK`.
 #include <cstdint>
 #include <iosfwd>
-#include <map>
 #include <string>
 #include <vector>
 
 #include "networks/network.h"
 
 #include "measure/opencl_measurer.h"
+#include "schedule/network_tuner.h"
 
 namespace tt {
 
@@ -30,28 +30,19 @@ struct TasksOptions {
   bool json = false;
 };
 
+// tune-network: where the network comes from and how it is measured and recorded; what the
+// run does is `tuning`, checked by the engine's own NetworkTuneOptions::Check.
 struct TuneNetworkOptions {
   std::string network;  // a built-in name, a JSON file or an ONNX model
-  int64_t batch = 1;
-  bool batch_given = false;               // --batch on the command line
+  bool batch_given = false;               // --batch on the command line (tuning.batch)
   std::vector<std::string> input_shapes;  // --input-shape name=dims (ONNX models)
-  int64_t trials = 0;
   std::string db = "history.db";
   std::string device = "0";
-  std::string scheduler = "ucb";
-  std::string sketch_policy = "ucb";
-  std::string tuner = "bo";
-  std::map<std::string, std::string> tuner_options;
-  uint64_t seed = 1;
-  int64_t batch_size = 8;
   double timeout_s = 10;
   int builders = DefaultBuilders();  // see OpenClMeasurerOptions
   double min_time_s = 0.1;
-  double time_limit_s = 0;
-  double ucb_c = 0.3;
-  bool retry_failed = false;
   bool json = false;
-  std::string command_line;
+  NetworkTuneOptions tuning;
 };
 
 int RunNetworks(std::ostream& out);

@@ -15,8 +15,8 @@
 #include <ostream>
 
 #include "cli/kernel_pack_commands.h"
-#include "cli/option_checks.h"
 #include "core/errors.h"
+#include "core/option_checks.h"
 #include "core/rng.h"
 #include "networks/network.h"
 #include "ocl/cl_error.h"
@@ -29,7 +29,6 @@
 namespace tt {
 namespace {
 
-constexpr int64_t kMaxBatch = 65'536;
 constexpr int64_t kMaxRuns = 10'000;
 
 using MemHandle = ocl::ClHandle<cl_mem, clReleaseMemObject>;
@@ -174,7 +173,7 @@ double EventSeconds(cl_event first, cl_event last) {
 std::string Ms(double seconds) { return seconds > 0 ? fmt::format("{:.4g}", seconds * 1e3) : "-"; }
 
 int Run(const RunNetworkOptions& o, std::ostream& out, std::ostream& err) {
-  CheckCount("--batch", o.batch, kMaxBatch);
+  CheckCount("--batch", o.batch, kMaxNetworkBatch);
   CheckCount("--min-runs", o.min_runs, kMaxRuns);
   CheckSeconds("--min-time", o.min_time_s, true, kMaxMinTimeSeconds);
   if (o.db.empty() == o.pack.empty()) throw UserError("give either --db (a history database) or --pack (a kernel pack)");

@@ -8,11 +8,11 @@
 #include <optional>
 #include <ostream>
 
-#include "cli/option_checks.h"
 #include "cli/progress.h"
 #include "cli/pins.h"
 #include "cli/space_check.h"
 #include "core/errors.h"
+#include "core/option_checks.h"
 #include "history/sqlite_history_store.h"
 #include "history/timestamp.h"
 #include "measure/opencl_measurer.h"
@@ -20,7 +20,6 @@
 #include "schedule/interrupt.h"
 #include "schedule/task_tuner.h"
 #include "schedule/tuner_start.h"
-#include "space/knob_schema.h"
 #include "tuners/tuner_factory.h"
 #include "warmstart/cross_device.h"
 
@@ -29,9 +28,8 @@ namespace {
 
 void CheckOptions(const TuneOptions& o) {
   if (o.sweep_limit != 0) CheckCount("--limit", o.sweep_limit, kMaxTrials);
-  else CheckCount("--trials", o.trials, kMaxTrials);
-  CheckCount("--batch-size", o.batch_size, kMaxBatchSize);
-  CheckMeasuringTimes(o.timeout_s, o.min_time_s, o.time_limit_s);
+  o.tuning.Check();  // a sweep plans its trials: its --trials is the default, never out of range
+  CheckMeasuringTimes(o.timeout_s, o.min_time_s);
 }
 
 // What a run measures: the tuner and trials asked for, or for a sweep every valid config when
@@ -42,16 +40,12 @@ struct RunPlan {
   bool covers_space = false;  // the trials are every valid config
 };
 
-// Spaces larger than this are not counted: a sweep of them is always a sample.
-constexpr uint64_t kCountableSpace = uint64_t{1} << 24;
-
+// A space too large to count (CountValidConfigs) is always sampled.
 RunPlan PlanRun(const TuneOptions& o, const ConfigSpace& space) {
-  if (o.sweep_limit <= 0) return {o.tuner, o.trials};
-  if (space.Size() <= kCountableSpace) {
-    int64_t valid = 0;
-    for (uint64_t i = 0; i < space.Size() && valid <= o.sweep_limit; ++i) valid += space.IsValid(space.FromIndex(i));
-    if (valid <= o.sweep_limit) return {"grid", std::max<int64_t>(valid, 1), true};
-  }
+  if (o.sweep_limit <= 0) return {o.tuning.tuner, o.tuning.trials};
+  const auto limit = static_cast<uint64_t>(o.sweep_limit);
+  if (const auto valid = CountValidConfigs(space, limit); valid && *valid <= limit)
+    return {"grid", std::max<int64_t>(static_cast<int64_t>(*valid), 1), true};
   return {"random", o.sweep_limit};
 }
 
@@ -80,8 +74,8 @@ void PrintSummary(std::ostream& out, const TuneOptions& o, const Workload& w, co
                   const std::optional<TrialRecord>& best_ever, bool exhausted, bool interrupted) {
   if (o.json) {
     nlohmann::json j = {{"run_id", run_id}, {"db", o.db}, {"op", w.op}, {"workload", w.Key()},
-                        {"template", t.name()}, {"device", device.name}, {"tuner", o.sweep_limit > 0 ? "sweep" : o.tuner},
-                        {"seed", o.seed}, {"trials", s.measured}, {"statuses", s.statuses},
+                        {"template", t.name()}, {"device", device.name}, {"tuner", o.sweep_limit > 0 ? "sweep" : o.tuning.tuner},
+                        {"seed", o.tuning.seed}, {"trials", s.measured}, {"statuses", s.statuses},
                         {"exhausted", exhausted}, {"interrupted", interrupted}};
     auto describe = [](const std::optional<TrialRecord>& r) {
       if (!r) return nlohmann::json(nullptr);
@@ -138,11 +132,14 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
   ApplyPins(space, o.pins);
   CheckSpaceHasValidConfig(space, o.pins);
   const RunPlan plan = PlanRun(o, space);
+  TaskTuneOptions options = o.tuning;
+  options.tuner = plan.tuner;
+  options.trials = plan.trials;
+  options.recorded_tuner = o.sweep_limit > 0 ? "sweep-" + plan.tuner : "";
   // Tuners whose defaults scale with the budget are told the trials of this run.
-  const TunerOptionMap tuner_options = WithBudget(plan.tuner, o.tuner_options, plan.trials);
-  CheckTunerChoice(plan.tuner, space, o.seed, tuner_options);
-  const TemplateRef kernel_ref{std::string(kernel.name()), std::string(kernel.op()), kernel.SourceHash(),
-                               KnobSchema(space)};
+  options.tuner_options = WithBudget(plan.tuner, o.tuning.tuner_options, plan.trials);
+  CheckTunerChoice(options.tuner, space, options.seed, options.tuner_options);
+  const TemplateRef kernel_ref = TemplateRefOf(kernel, space);
   TuningTask task(&kernel, workload, std::move(space));
   if (NamesDevices(o) && !std::filesystem::exists(o.db))
     throw UserError("--warm-from " + o.warm_from.front() + ": no history database at " + o.db);
@@ -169,17 +166,7 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
     for (size_t i = 0; i < results.size(); ++i) summary.Add(t.space(), configs[i], results[i], run_id);
     progress.Update(summary.measured, summary.failed, summary.best ? summary.best->result.gflops : 0);
   };
-  TaskTuneOptions options;
-  options.tuner = plan.tuner;
-  options.tuner_options = tuner_options;
   options.cross_device = cross ? &*cross : nullptr;
-  options.recorded_tuner = o.sweep_limit > 0 ? "sweep-" + plan.tuner : "";
-  options.trials = plan.trials;
-  options.batch_size = o.batch_size;
-  options.seed = o.seed;
-  options.time_limit_s = o.time_limit_s;
-  options.retry_failed = o.retry_failed;
-  options.command = o.command_line;
   TaskTuneReport report;
   try {
     report = TuneTask(*store, measurer, task, ids, kernel_ref, options, guard.flag(), observe, started);

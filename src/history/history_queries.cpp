@@ -146,4 +146,19 @@ std::vector<std::pair<int64_t, DeviceInfo>> HistoryQueries::Devices() const {
   });
 }
 
+std::vector<int64_t> SqliteHistoryStore::TemplateVersions(const std::string& name, const std::string& knob_schema,
+                                                          const std::string& source_hash) const {
+  return HistoryQueries(*this).TemplateVersions(name, knob_schema, source_hash);
+}
+
+std::vector<RecordedWorkload> SqliteHistoryStore::WorkloadsWithOkTrials(const std::string& op,
+                                                                        const HistoryScope& scope) const {
+  return HistoryQueries(*this).WorkloadsWithOkTrials(op, scope);
+}
+
+std::vector<LeanTrial> SqliteHistoryStore::FastestTrials(int64_t workload_id, const HistoryScope& scope,
+                                                         int64_t limit) const {
+  return HistoryQueries(*this).FastestTrials(workload_id, scope, limit);
+}
+
 }  // namespace tt

@@ -14,28 +14,11 @@
 
 namespace tt {
 
-struct LeanTrial {
-  std::string config_key;
-  MeasureStatus status = MeasureStatus::kOk;
-  double gflops = 0;  // 0 unless ok
-};
-
 // The fastest ok time one template reached on one workload.
 struct TemplateBest {
   Workload workload;
   std::string template_name;
   double time_s = 0;
-};
-
-struct RecordedWorkload {
-  int64_t id = 0;
-  Workload workload;
-};
-
-// Which trials a cross-workload read covers. device 0 means every device.
-struct HistoryScope {
-  std::vector<int64_t> template_ids;  // versions of one template (TemplateVersions)
-  int64_t device = 0;
 };
 
 class HistoryQueries {
@@ -44,6 +27,7 @@ class HistoryQueries {
 
   // Every trial of one task (all runs, oldest first): what Seed needs, without logs and times.
   std::vector<LeanTrial> TaskTrials(const TaskIds& task) const;
+  // The next three are SqliteHistoryStore's answers to TrialHistory's reads of other workloads.
   // Ids of the versions of template `name` recorded with `knob_schema`, plus the version
   // `source_hash` whatever its schema: trials of any of them fit this template's knobs.
   std::vector<int64_t> TemplateVersions(const std::string& name, const std::string& knob_schema,

@@ -13,46 +13,13 @@
 #include "core/device_info.h"
 #include "core/measure_result.h"
 #include "core/workload.h"
+#include "history/trial_history.h"
 
 namespace SQLite {
 class Database;
 }
 
 namespace tt {
-
-// A kernel template as the history knows it: a new source hash is a new template. Versions
-// with the same knob schema (names and kinds of its knobs) share warm-start candidates.
-struct TemplateRef {
-  std::string name;
-  std::string op;
-  std::string source_hash;
-  std::string knob_schema;  // empty: not known
-};
-
-// Row ids of a task's workload, template and device in one database.
-struct TaskIds {
-  int64_t workload = 0;
-  int64_t kernel_template = 0;
-  int64_t device = 0;
-  bool operator==(const TaskIds&) const = default;
-};
-
-struct RunInfo {
-  std::string tuner;
-  std::string options_json;  // empty means {}
-  uint64_t seed = 0;
-  std::string command;
-  int64_t trials_requested = 0;
-  int64_t network_run_id = 0;  // 0: not part of a network run
-};
-
-// What a task's history says of one config, for seeding a tuner: the lean columns only.
-struct MeasuredConfig {
-  std::string config_key;
-  MeasureStatus status = MeasureStatus::kOk;
-  double gflops = 0;
-  double time_s = 0;
-};
 
 // A `tune-network` run as recorded; the same command again finds it by its resume key.
 struct NetworkRunInfo {
@@ -72,16 +39,6 @@ struct NetworkTaskRow {
   int64_t weight = 1;
   std::string layers;
   std::optional<double> default_time_s;  // read back on resume
-};
-
-struct TrialRecord {
-  std::string config_key;
-  std::string config_json;
-  MeasureResult result;
-  int64_t run_id = 0;  // filled when read; RecordBatch takes the run as an argument
-  int batch = 0;
-  std::string started_at;  // ISO-8601 UTC; empty ones are recorded as the commit time
-  std::string finished_at;
 };
 
 // Trials measured elsewhere (an AutoTVM log, a Kernel Tuner cache file, another database)
@@ -146,7 +103,7 @@ struct MergeCounts {
 // Not thread-safe: use one store per thread (each is its own connection).
 // Throws UserError from Open, EnvironmentError when the database fails later, and
 // std::invalid_argument when a record breaks a schema constraint (nothing of it is written).
-class SqliteHistoryStore {
+class SqliteHistoryStore : public TrialHistory {
  public:
   // Creates a missing database with every migration applied; refuses (UserError, nothing
   // written) a path it cannot create, a file that is not a tensortune database, or one
@@ -157,7 +114,7 @@ class SqliteHistoryStore {
   // One of an older schema is migrated first when it can be (refused, nothing written, when not).
   static std::unique_ptr<SqliteHistoryStore> OpenReadOnly(const std::string& path);
   static int LatestSchemaVersion();  // the number of migrations this build knows
-  ~SqliteHistoryStore();
+  ~SqliteHistoryStore() override;
   SqliteHistoryStore(const SqliteHistoryStore&) = delete;
   SqliteHistoryStore& operator=(const SqliteHistoryStore&) = delete;
 
@@ -165,22 +122,22 @@ class SqliteHistoryStore {
   // or device win; later calls only look them up.
   TaskIds EnsureTask(const Workload& workload, double flops, const TemplateRef& kernel_template,
                      const DeviceInfo& device);
-  int64_t BeginRun(const TaskIds& task, const RunInfo& info);
+  int64_t BeginRun(const TaskIds& task, const RunInfo& info) override;
   // Claims configs (by key) for measuring in this run, in one short transaction; returns which
   // were claimed. A config already recorded (not transiently) or claimed by another living
   // process is not, so two processes on one task never measure a config twice.
-  std::vector<bool> Claim(int64_t run_id, const TaskIds& task, const std::vector<std::string>& keys);
+  std::vector<bool> Claim(int64_t run_id, const TaskIds& task, const std::vector<std::string>& keys) override;
   // One transaction: either every record is written or none; their claims are dropped with it.
-  void RecordBatch(int64_t run_id, const TaskIds& task, const std::vector<TrialRecord>& records);
-  void ReleaseClaims(int64_t run_id);
+  void RecordBatch(int64_t run_id, const TaskIds& task, const std::vector<TrialRecord>& records) override;
+  void ReleaseClaims(int64_t run_id) override;
   // status: "finished", "interrupted" or "failed" (then `error` says why).
-  void EndRun(int64_t run_id, std::string_view status, std::string_view error = {});
+  void EndRun(int64_t run_id, std::string_view status, std::string_view error = {}) override;
 
   // The configs of a task that count as measured, oldest first: every final record, and a
   // config that timed out in two runs (taken as hanging). Configs whose only records are
   // transient failures are left out, so a later run measures them again; with
   // `retry_transient` the twice-timed-out ones are left out too.
-  std::vector<MeasuredConfig> MeasuredConfigs(const TaskIds& task, bool retry_transient = false) const;
+  std::vector<MeasuredConfig> MeasuredConfigs(const TaskIds& task, bool retry_transient = false) const override;
 
   // One transaction for every task: a trial whose task already has its config key is left
   // out; each task with anything new gets one finished run (tuner "import", command
@@ -201,7 +158,7 @@ class SqliteHistoryStore {
   std::vector<UserSpaceRecord> UserSpaces(const std::string& name) const;
 
   std::vector<TrialRecord> Trials(const TaskIds& task) const;  // every run, oldest first
-  std::optional<TrialRecord> Best(const TaskIds& task) const;  // fastest ok trial
+  std::optional<TrialRecord> Best(const TaskIds& task) const override;  // fastest ok trial
   int64_t CountTrials(int64_t run_id) const;
 
   // For the readers in history/ (history_queries.h); SQLiteCpp types stay in this folder.
@@ -211,7 +168,12 @@ class SqliteHistoryStore {
   // The devices on which this workload and template (same source hash) have trials, with
   // their task ids: what a replay can draw on. Nothing is added to the database.
   std::vector<std::pair<TaskIds, DeviceInfo>> RecordedTasks(const Workload& workload,
-                                                            const TemplateRef& kernel_template) const;
+                                                            const TemplateRef& kernel_template) const override;
+  // Reads of other workloads (history_queries.h).
+  std::vector<int64_t> TemplateVersions(const std::string& name, const std::string& knob_schema,
+                                        const std::string& source_hash) const override;
+  std::vector<RecordedWorkload> WorkloadsWithOkTrials(const std::string& op, const HistoryScope& scope) const override;
+  std::vector<LeanTrial> FastestTrials(int64_t workload_id, const HistoryScope& scope, int64_t limit) const override;
 
   // Network runs (history/network_runs.cpp). Begin finds the unfinished run with the same
   // resume key on this device and continues it (resumed = true), else records a new one

@@ -206,6 +206,7 @@ std::vector<std::optional<MeasureResult>> OpenClMeasurer::BuildAhead(const Measu
         builder.process.reset();
         continue;
       }
+      if (options_.on_sent) options_.on_sent(i, true);
       switch (process.ReadLine(timeout_s, line, stop)) {
         case WorkerProcess::ReadStatus::kStopped:
           Reap(process, 0, signal);
@@ -260,12 +261,13 @@ std::vector<std::optional<MeasureResult>> OpenClMeasurer::BuildAhead(const Measu
   return built;
 }
 
-std::optional<MeasureResult> OpenClMeasurer::MeasureValid(const MeasureTask& task, const Config& config,
+std::optional<MeasureResult> OpenClMeasurer::MeasureValid(const MeasureTask& task, const Config& config, size_t index,
                                                           double timeout_s, const std::atomic<bool>* stop) {
   if (!worker_) StartWorker();
   if (!Prepare(task, stop)) return std::nullopt;
   std::string line;
   if (!worker_->Send(EncodeRequest(Request(task, config, WorkerRequest::Kind::kMeasure)))) return WorkerLost();
+  if (options_.on_sent) options_.on_sent(index, false);
   switch (worker_->ReadLine(timeout_s, line, stop)) {
     case WorkerProcess::ReadStatus::kStopped:
       DropWorker(0);
@@ -320,7 +322,7 @@ MeasuredBatch OpenClMeasurer::Measure(const MeasureTask& task, const std::vector
     try {
       const auto start = Clock::now();
       const double timeout_s = built[i] ? TimingTimeoutS(options_.timeout_s, task.best_time_s) : options_.timeout_s;
-      auto result = MeasureValid(task, config, timeout_s, stop);
+      auto result = MeasureValid(task, config, i, timeout_s, stop);
       if (!result) {
         measured.end = MeasuredBatch::End::kStopped;
         break;

@@ -1,6 +1,7 @@
 #pragma once
 // Measures configs on an OpenCL device through a tensortune-worker process, so that a kernel
 // that crashes or hangs costs one trial, not the run. This process never touches OpenCL.
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -28,6 +29,10 @@ struct OpenClMeasurerOptions {
   double min_time_s = 0.1;         // timed repeats go on until their sum reaches this ...
   int max_repeats = 1000;          // ... or this many repeats
   double prepare_timeout_s = 600;  // per workload: filling inputs and the CPU reference
+  // Called once a config's request is sent, with its index in the batch: to a builder
+  // (`building`, on that builder's thread) or to the timing worker. Lets a test act while a
+  // given config is in flight instead of guessing when it is.
+  std::function<void(size_t index, bool building)> on_sent;
 };
 
 // The time limit for timing one config that was built ahead (its build is cached, so what is
@@ -70,8 +75,9 @@ class OpenClMeasurer : public Measurer {
   // failure is its final result), or nullopt when it was not built (invalid, or stopped).
   std::vector<std::optional<MeasureResult>> BuildAhead(const MeasureTask& task, const std::vector<Config>& batch,
                                                        const std::atomic<bool>* stop);
-  std::optional<MeasureResult> MeasureValid(const MeasureTask& task, const Config& config, double timeout_s,
-                                            const std::atomic<bool>* stop);  // nullopt: stopped
+  // `index`: the config's in its batch. nullopt: stopped.
+  std::optional<MeasureResult> MeasureValid(const MeasureTask& task, const Config& config, size_t index,
+                                            double timeout_s, const std::atomic<bool>* stop);
   MeasureResult WorkerLost();  // the worker died during a config: a crash of it, or from outside
   std::string DropWorker(double grace_s);  // reaps the worker and says how it ended
 

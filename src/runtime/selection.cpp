@@ -10,6 +10,7 @@
 #include "ops/channel_blocking.h"
 #include "runtime/runtime_internal.h"
 #include "space/config_adapt.h"
+#include "space/config_space.h"
 #include "space/match_score.h"
 
 namespace tt::runtime {
@@ -54,9 +55,7 @@ std::optional<Config> DefaultConfig(const ConfigSpace& space) {
   Config untiled = UntiledConfig(space);
   if (space.IsValid(untiled)) return untiled;
   Rng rng(1);
-  for (int draw = 0; draw < 100000; ++draw)
-    if (Config c = space.Random(rng); space.IsValid(c)) return c;
-  return std::nullopt;
+  return DrawValidConfig(space, rng);
 }
 
 std::string Refusal(const tensortune::PrepareOptions& options) {

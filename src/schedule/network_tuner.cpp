@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
+#include "core/option_checks.h"
 #include "schedule/budget.h"
 #include "history/history_queries.h"
 #include "schedule/run_recorder.h"
@@ -14,7 +15,6 @@
 #include "schedule/sketch_selector.h"
 #include "schedule/task_loop.h"
 #include "schedule/tuner_start.h"
-#include "space/knob_schema.h"
 
 namespace tt {
 namespace {
@@ -114,7 +114,7 @@ void NetworkRun::Prepare(const Network& network, const DeviceInfo& device, const
       sketch.seed = o_.seed * 1'000'003 + ++stream;  // every sketch its own stream
       ConfigSpace space = kernel->Space(task.workload, limits);
       CheckTunerChoice(o_.tuner, space, sketch.seed, o_.tuner_options);  // before anything is written
-      sketch.ref = {std::string(kernel->name()), std::string(kernel->op()), kernel->SourceHash(), KnobSchema(space)};
+      sketch.ref = TemplateRefOf(*kernel, space);
       sketch.task = std::make_unique<TuningTask>(kernel, task.workload, std::move(space));
       sketches.push_back(std::move(sketch));
     }
@@ -267,9 +267,7 @@ std::optional<double> NetworkRun::MeasureDefault(Sketch& sketch, Budget& budget)
   Config config = UntiledConfig(space);
   for (int attempt = 0; attempt < kDefaultAttempts && !budget.Exhausted(); ++attempt) {
     if (attempt > 0 || !space.IsValid(config)) {
-      std::optional<Config> valid;
-      for (int draw = 0; draw < 10000 && !valid; ++draw)
-        if (Config c = space.Random(rng_); space.IsValid(c)) valid = c;
+      const std::optional<Config> valid = DrawValidConfig(space, rng_);
       if (!valid) return std::nullopt;
       config = *valid;
     }
@@ -279,16 +277,13 @@ std::optional<double> NetworkRun::MeasureDefault(Sketch& sketch, Budget& budget)
       if (known->status == MeasureStatus::kOk) return known->time_s;
       continue;
     }
-    RunRecorder& recorder = Recorder(sketch);
-    if (recorder.Claim(*sketch.task, {config}).empty()) continue;  // another process has it
-    MeasuredBatch measured = measurer_.Measure(sketch.task->measure_task(), {config}, interrupt_);
-    recorder.Record(*sketch.task, {config}, measured.results);
+    // The task's tuner starts after the warm-up: the default is recorded, not learned from here.
+    const ClaimedBatch batch = ClaimMeasureRecord(*sketch.task, measurer_, &Recorder(sketch), {config}, interrupt_);
+    if (batch.claimed.empty()) continue;  // another process has it
+    const MeasuredBatch& measured = batch.measured;
     budget.Spend(static_cast<int64_t>(measured.results.size()));
     if (measured.end == MeasuredBatch::End::kBrokenEnvironment) Broken(measured.error);
-    if (!measured.complete()) {
-      recorder.ReleaseClaims();
-      return std::nullopt;
-    }
+    if (!measured.complete()) return std::nullopt;
     if (measured.results.front().ok()) return measured.results.front().time_s;
   }
   return std::nullopt;
@@ -406,13 +401,20 @@ int NetworkRunReport::WarmTasks() const {
   return static_cast<int>(std::count_if(tasks.begin(), tasks.end(), [](const auto& t) { return t.started_warm; }));
 }
 
+void NetworkTuneOptions::Check() const {
+  CheckCount("--trials", trials, kMaxTrials);
+  CheckCount("--batch-size", batch_size, kMaxBatchSize);
+  CheckCount("--batch", batch, kMaxNetworkBatch);
+  CheckSeconds("--time-limit", time_limit_s, true, kMaxTimeLimitSeconds);
+  if (!(scheduling.ucb_c >= 0 && scheduling.ucb_c <= 100)) throw UserError("--ucb-c must be a number from 0 to 100");
+  CheckTaskSchedulerName(scheduler);
+  CheckSketchSelectorName(sketch_policy);
+}
+
 NetworkRunReport TuneNetwork(SqliteHistoryStore& store, Measurer& measurer, const DeviceInfo& device,
                              const DeviceLimits& limits, const Network& network, const NetworkTuneOptions& o,
                              const std::atomic<bool>* interrupt, const NetworkProgress& progress) {
-  if (o.trials < 1) throw UserError("--trials must be at least 1");
-  if (o.batch_size < 1) throw UserError("--batch-size must be at least 1");
-  MakeTaskScheduler(o.scheduler, o.scheduling);  // names checked before anything is written
-  MakeSketchSelector(o.sketch_policy);
+  o.Check();
   NetworkRun run(store, measurer, o, interrupt);
   run.Prepare(network, device, limits);
   run.Start(network);

@@ -19,19 +19,25 @@
 
 namespace tt {
 
+// What a network run does; the command line parses into it (defaults are the command's).
 struct NetworkTuneOptions {
   int64_t batch = 1;  // the network's batch size
   int64_t trials = 0;
   double time_limit_s = 0;  // > 0: stop after this many seconds
   int64_t batch_size = 8;   // configs per round
-  std::string scheduler = "ucb";
-  std::string sketch_policy = "ucb";
+  std::string scheduler = "ucb";      // TaskSchedulerNames()
+  std::string sketch_policy = "ucb";  // SketchSelectorNames()
   std::string tuner = "bo";
   std::map<std::string, std::string> tuner_options;
   uint64_t seed = 1;
   SchedulerOptions scheduling;  // ucb_c is also the sketch UCB's constant
-  bool retry_failed = false;
+  bool retry_failed = false;    // measure again configs whose only records are transient failures
   std::string command;  // recorded with the run
+
+  // Throws UserError (naming the options as the command line spells them) for a count, a time
+  // or a constant out of range and for an unknown scheduler or sketch policy. The tuner's name
+  // and options need a space: CheckTunerChoice.
+  void Check() const;
 };
 
 struct SketchReport {
@@ -82,7 +88,8 @@ struct NetworkRunReport {
 
 using NetworkProgress = std::function<void(const NetworkRunReport&)>;
 
-// Throws UserError for bad options (before anything is written) and EnvironmentError when
+// Throws UserError for bad options (options.Check() and every sketch's tuner choice, before
+// anything is written) and EnvironmentError when
 // the environment breaks (after recording what was measured and marking the run failed).
 NetworkRunReport TuneNetwork(SqliteHistoryStore& store, Measurer& measurer, const DeviceInfo& device,
                              const DeviceLimits& limits, const Network& network, const NetworkTuneOptions& options,

@@ -5,18 +5,18 @@
 
 namespace tt {
 
-std::optional<TaskBest> HistoryBest(const SqliteHistoryStore& store, const TaskIds& ids) {
+std::optional<TaskBest> HistoryBest(const TrialHistory& store, const TaskIds& ids) {
   const auto best = store.Best(ids);
   if (!best) return std::nullopt;
   return TaskBest{best->config_key, best->result.time_s, best->result.gflops};
 }
 
-size_t SeedFromHistory(TuningTask& task, const SqliteHistoryStore& store, const TaskIds& ids, bool retry_transient) {
+size_t SeedFromHistory(TuningTask& task, const TrialHistory& store, const TaskIds& ids, bool retry_transient) {
   task.NoteBest(HistoryBest(store, ids));
   return task.Seed(TaskHistory(store, ids, task.space(), retry_transient));
 }
 
-RunRecorder::RunRecorder(SqliteHistoryStore& store, const TaskIds& ids, const RunInfo& info)
+RunRecorder::RunRecorder(TrialHistory& store, const TaskIds& ids, const RunInfo& info)
     : store_(store), ids_(ids), run_id_(store.BeginRun(ids, info)), batch_started_(UtcNowIso8601()) {}
 
 std::vector<Config> RunRecorder::Claim(const TuningTask& task, const std::vector<Config>& batch) {

@@ -6,22 +6,22 @@
 #include <string_view>
 #include <vector>
 
-#include "history/sqlite_history_store.h"
+#include "history/trial_history.h"
 #include "schedule/tuning_task.h"
 
 namespace tt {
 
 // The fastest ok config of the task's history (see MeasuredConfigs).
-std::optional<TaskBest> HistoryBest(const SqliteHistoryStore& store, const TaskIds& ids);
+std::optional<TaskBest> HistoryBest(const TrialHistory& store, const TaskIds& ids);
 // Feeds the task's tuner what its history counts as measured and notes its best; returns how
 // many configs that was.
-size_t SeedFromHistory(TuningTask& task, const SqliteHistoryStore& store, const TaskIds& ids,
+size_t SeedFromHistory(TuningTask& task, const TrialHistory& store, const TaskIds& ids,
                        bool retry_transient = false);
 
 class RunRecorder {
  public:
   // Records a new run of the task (status 'running').
-  RunRecorder(SqliteHistoryStore& store, const TaskIds& ids, const RunInfo& info);
+  RunRecorder(TrialHistory& store, const TaskIds& ids, const RunInfo& info);
 
   int64_t run_id() const { return run_id_; }
   const TaskIds& ids() const { return ids_; }
@@ -32,7 +32,7 @@ class RunRecorder {
   void End(std::string_view status, std::string_view error = {});
 
  private:
-  SqliteHistoryStore& store_;
+  TrialHistory& store_;
   TaskIds ids_;
   int64_t run_id_;
   int batch_number_ = 0;

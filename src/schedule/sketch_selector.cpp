@@ -1,11 +1,13 @@
 #include "schedule/sketch_selector.h"
 
+#include <array>
 #include <cmath>
 #include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "core/errors.h"
+#include "core/named_table.h"
 #include "schedule/ucb.h"
 
 namespace tt {
@@ -59,12 +61,25 @@ class Ucb : public SketchSelector {
   double c_;
 };
 
+struct SelectorEntry {
+  std::string_view name;
+  std::unique_ptr<SketchSelector> (*make)(double c);
+};
+
+// A new selector is one more row here; the command line reads its choices from this table.
+constexpr std::array<SelectorEntry, 2> kSelectors{{
+    {"ucb", [](double c) -> std::unique_ptr<SketchSelector> { return std::make_unique<Ucb>(c); }},
+    {"uniform", [](double) -> std::unique_ptr<SketchSelector> { return std::make_unique<Uniform>(); }},
+}};
+
 }  // namespace
 
 std::unique_ptr<SketchSelector> MakeSketchSelector(std::string_view name, double c) {
-  if (name == "ucb") return std::make_unique<Ucb>(c);
-  if (name == "uniform") return std::make_unique<Uniform>();
-  throw UserError("unknown sketch policy '" + std::string(name) + "' (known: ucb, uniform)");
+  return FindNamed(kSelectors, "sketch policy", name).make(c);
 }
+
+void CheckSketchSelectorName(std::string_view name) { FindNamed(kSelectors, "sketch policy", name); }
+
+std::vector<std::string> SketchSelectorNames() { return NamesOf(kSelectors); }
 
 }  // namespace tt

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -36,5 +37,7 @@ class SketchSelector {
 
 // "ucb" (with exploration constant c) or "uniform"; throws UserError naming the known ones.
 std::unique_ptr<SketchSelector> MakeSketchSelector(std::string_view name, double c = 0.3);
+void CheckSketchSelectorName(std::string_view name);  // throws UserError as MakeSketchSelector does
+std::vector<std::string> SketchSelectorNames();       // in a fixed order (the command line's help)
 
 }  // namespace tt

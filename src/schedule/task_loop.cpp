@@ -4,22 +4,33 @@
 
 namespace tt {
 
+ClaimedBatch ClaimMeasureRecord(TuningTask& task, Measurer& measurer, RunRecorder* recorder,
+                                std::vector<Config> configs, const std::atomic<bool>* stop) {
+  ClaimedBatch batch;
+  batch.claimed = recorder ? recorder->Claim(task, configs) : std::move(configs);  // others may hold some
+  if (batch.claimed.empty()) return batch;
+  batch.measured = measurer.Measure(task.measure_task(), batch.claimed, stop);
+  if (recorder) {
+    const auto finished = static_cast<std::ptrdiff_t>(batch.measured.results.size());
+    recorder->Record(task, {batch.claimed.begin(), batch.claimed.begin() + finished}, batch.measured.results);
+    if (!batch.measured.complete()) recorder->ReleaseClaims();  // the configs never measured
+  }
+  return batch;
+}
+
 StepOutcome RunStep(TuningTask& task, Measurer& measurer, RunRecorder* recorder, size_t batch_size,
                     const std::atomic<bool>* stop, const BatchObserver& observe) {
   StepOutcome outcome;
-  std::vector<Config> batch = task.Propose(batch_size);
-  if (batch.empty()) {
+  std::vector<Config> proposed = task.Propose(batch_size);
+  if (proposed.empty()) {
     outcome.exhausted = true;
     return outcome;
   }
-  if (recorder) batch = recorder->Claim(task, batch);  // others may hold some of them
-  if (batch.empty()) return outcome;
-  MeasuredBatch measured = measurer.Measure(task.measure_task(), batch, stop);
-  const std::vector<Config> done(batch.begin(), batch.begin() + static_cast<std::ptrdiff_t>(measured.results.size()));
-  if (recorder) {
-    recorder->Record(task, done, measured.results);
-    if (!measured.complete()) recorder->ReleaseClaims();  // the configs never measured
-  }
+  ClaimedBatch batch = ClaimMeasureRecord(task, measurer, recorder, std::move(proposed), stop);
+  if (batch.claimed.empty()) return outcome;
+  MeasuredBatch& measured = batch.measured;
+  const std::vector<Config> done(batch.claimed.begin(),
+                                 batch.claimed.begin() + static_cast<std::ptrdiff_t>(measured.results.size()));
   task.Learn(done, measured.results);
   if (observe && !done.empty()) observe(task, done, measured.results);
   outcome.measured = static_cast<int64_t>(done.size());

@@ -25,6 +25,16 @@ struct StepOutcome {
 using BatchObserver =
     std::function<void(const TuningTask&, const std::vector<Config>&, const std::vector<MeasureResult>&)>;
 
+// The configs of `configs` that the recorder's run could claim (all of them without a recorder),
+// measured, and what finished recorded: results[i] is of claimed[i]; fewer results than
+// claimed configs when the batch was stopped or the environment broke (the rest are released).
+struct ClaimedBatch {
+  std::vector<Config> claimed;
+  MeasuredBatch measured;
+};
+ClaimedBatch ClaimMeasureRecord(TuningTask& task, Measurer& measurer, RunRecorder* recorder,
+                                std::vector<Config> configs, const std::atomic<bool>* stop);
+
 // One round of at most `batch_size` configs. Without a recorder (replay) nothing is claimed or
 // written. A stop or a broken environment keeps the configs finished before it.
 StepOutcome RunStep(TuningTask& task, Measurer& measurer, RunRecorder* recorder, size_t batch_size,

@@ -1,9 +1,11 @@
 #include "schedule/task_scheduler.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "core/errors.h"
+#include "core/named_table.h"
 #include "schedule/ucb.h"
 
 namespace tt {
@@ -108,13 +110,30 @@ std::vector<double> LatencyGradients(const std::vector<SchedulerTaskState>& task
   return gradients;
 }
 
+namespace {
+
+struct SchedulerEntry {
+  std::string_view name;
+  std::unique_ptr<TaskScheduler> (*make)(const SchedulerOptions&);
+};
+
+// A new scheduler is one more row here; the command line reads its choices from this table.
+constexpr std::array<SchedulerEntry, 3> kSchedulers{{
+    {"round-robin",
+     [](const SchedulerOptions&) -> std::unique_ptr<TaskScheduler> { return std::make_unique<RoundRobin>(); }},
+    {"gradient",
+     [](const SchedulerOptions& o) -> std::unique_ptr<TaskScheduler> { return std::make_unique<Gradient>(o); }},
+    {"ucb", [](const SchedulerOptions& o) -> std::unique_ptr<TaskScheduler> { return std::make_unique<Ucb>(o); }},
+}};
+
+}  // namespace
+
 std::unique_ptr<TaskScheduler> MakeTaskScheduler(std::string_view name, const SchedulerOptions& options) {
-  if (name == "round-robin") return std::make_unique<RoundRobin>();
-  if (name == "gradient") return std::make_unique<Gradient>(options);
-  if (name == "ucb") return std::make_unique<Ucb>(options);
-  throw UserError("unknown scheduler '" + std::string(name) + "' (known: round-robin, gradient, ucb)");
+  return FindNamed(kSchedulers, "scheduler", name).make(options);
 }
 
-std::vector<std::string> TaskSchedulerNames() { return {"round-robin", "gradient", "ucb"}; }
+void CheckTaskSchedulerName(std::string_view name) { FindNamed(kSchedulers, "scheduler", name); }
+
+std::vector<std::string> TaskSchedulerNames() { return NamesOf(kSchedulers); }
 
 }  // namespace tt

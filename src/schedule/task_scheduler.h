@@ -44,7 +44,8 @@ class TaskScheduler {
 
 // "round-robin", "gradient" or "ucb"; throws UserError naming the known ones.
 std::unique_ptr<TaskScheduler> MakeTaskScheduler(std::string_view name, const SchedulerOptions& options = {});
-std::vector<std::string> TaskSchedulerNames();
+void CheckTaskSchedulerName(std::string_view name);  // throws UserError as MakeTaskScheduler does
+std::vector<std::string> TaskSchedulerNames();       // in a fixed order (the command line's help)
 
 // d(network latency)/d(trials of task i) as Ansor estimates it (<= 0; more negative is more
 // promising); exposed for tests and for the ucb reward.

@@ -3,16 +3,24 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
+#include "core/option_checks.h"
 #include "schedule/budget.h"
 #include "schedule/run_recorder.h"
 #include "schedule/tuner_start.h"
 
 namespace tt {
 
-TaskTuneReport TuneTask(SqliteHistoryStore& store, Measurer& measurer, TuningTask& task, const TaskIds& ids,
+void TaskTuneOptions::Check() const {
+  CheckCount("--trials", trials, kMaxTrials);
+  CheckCount("--batch-size", batch_size, kMaxBatchSize);
+  CheckSeconds("--time-limit", time_limit_s, true, kMaxTimeLimitSeconds);
+}
+
+TaskTuneReport TuneTask(TrialHistory& store, Measurer& measurer, TuningTask& task, const TaskIds& ids,
                         const TemplateRef& kernel_template, const TaskTuneOptions& o,
                         const std::atomic<bool>* interrupt, const BatchObserver& observe,
                         const std::function<void(const TaskTuneReport&)>& started) {
+  o.Check();
   const TunerStart start =
       StartTaskTuner(task, store, ids, kernel_template, o.tuner, o.seed, o.tuner_options, o.retry_failed, o.cross_device);
   const nlohmann::json options_json = o.tuner_options;

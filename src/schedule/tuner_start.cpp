@@ -17,7 +17,7 @@ void CheckTunerChoice(const std::string& name, const ConfigSpace& probe, uint64_
     MakeTuner(name, probe, seed, options);
 }
 
-TunerStart StartTaskTuner(TuningTask& task, const SqliteHistoryStore& store, const TaskIds& ids,
+TunerStart StartTaskTuner(TuningTask& task, const TrialHistory& store, const TaskIds& ids,
                           const TemplateRef& kernel_template, const std::string& name, uint64_t seed,
                           const std::map<std::string, std::string>& options, bool retry_failed,
                           const CrossDeviceStart* cross_device) {

@@ -6,7 +6,7 @@
 #include <map>
 #include <string>
 
-#include "history/sqlite_history_store.h"
+#include "history/trial_history.h"
 #include "schedule/tuning_task.h"
 #include "warmstart/cross_device.h"
 
@@ -23,7 +23,7 @@ void CheckTunerChoice(const std::string& name, const ConfigSpace& probe, uint64_
 
 // `cross_device` (may be null): other devices' records of the task, which prime a tuner other
 // than auto (auto reads the history its own way).
-TunerStart StartTaskTuner(TuningTask& task, const SqliteHistoryStore& store, const TaskIds& ids,
+TunerStart StartTaskTuner(TuningTask& task, const TrialHistory& store, const TaskIds& ids,
                           const TemplateRef& kernel_template, const std::string& name, uint64_t seed,
                           const std::map<std::string, std::string>& options, bool retry_failed,
                           const CrossDeviceStart* cross_device = nullptr);

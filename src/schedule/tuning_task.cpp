@@ -1,5 +1,7 @@
 #include "schedule/tuning_task.h"
 
+#include "space/knob_schema.h"
+
 namespace tt {
 namespace {
 
@@ -14,6 +16,10 @@ class Stopwatch {
 };
 
 }  // namespace
+
+TemplateRef TemplateRefOf(const KernelTemplate& kernel, const ConfigSpace& space) {
+  return {std::string(kernel.name()), std::string(kernel.op()), kernel.SourceHash(), KnobSchema(space)};
+}
 
 TuningTask::TuningTask(const KernelTemplate* kernel, Workload workload, ConfigSpace space, const MakeTunerFn& make_tuner)
     : kernel_(kernel), workload_(std::move(workload)), space_(std::make_unique<ConfigSpace>(std::move(space))) {

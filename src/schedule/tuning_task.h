@@ -9,11 +9,16 @@
 #include <vector>
 
 #include "core/measure_result.h"
+#include "history/trial_history.h"
 #include "measure/measurer.h"
 #include "ops/kernel_template.h"
 #include "tuners/tuner.h"
 
 namespace tt {
+
+// The kernel template as the history records it: name, operator, source hash and the knob
+// schema of `space` (what lets later versions with the same knobs share warm-start records).
+TemplateRef TemplateRefOf(const KernelTemplate& kernel, const ConfigSpace& space);
 
 // The best config of a task so far, from this run or from its history.
 struct TaskBest {

@@ -210,4 +210,17 @@ Config UntiledConfig(const ConfigSpace& space) {
   return start;
 }
 
+std::optional<uint64_t> CountValidConfigs(const ConfigSpace& space, uint64_t stop_above) {
+  if (space.Size() > kCountableSpace) return std::nullopt;
+  uint64_t valid = 0;
+  for (uint64_t i = 0; i < space.Size() && valid <= stop_above; ++i) valid += space.IsValid(space.FromIndex(i));
+  return valid;
+}
+
+std::optional<Config> DrawValidConfig(const ConfigSpace& space, Rng& rng) {
+  for (int draw = 0; draw < kValidDraws; ++draw)
+    if (Config c = space.Random(rng); space.IsValid(c)) return c;
+  return std::nullopt;
+}
+
 }  // namespace tt

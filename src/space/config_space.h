@@ -62,4 +62,15 @@ class ConfigSpace {
 // value: the untuned starting point (G-BFS starts here; a network's default per layer).
 Config UntiledConfig(const ConfigSpace& space);
 
+// Spaces of at most this many points are enumerated to count their valid configs (seconds at
+// most); larger ones are sampled.
+inline constexpr uint64_t kCountableSpace = uint64_t{1} << 24;
+// The valid configs of `space`, counting stopped once there are more than `stop_above`;
+// nullopt when the space has more than kCountableSpace points.
+std::optional<uint64_t> CountValidConfigs(const ConfigSpace& space, uint64_t stop_above = UINT64_MAX);
+
+// Uniform draws until a valid config, at most kValidDraws; nullopt when none was valid.
+inline constexpr int kValidDraws = 100'000;
+std::optional<Config> DrawValidConfig(const ConfigSpace& space, Rng& rng);
+
 }  // namespace tt

@@ -46,11 +46,11 @@ std::optional<BestConfig> Exact(const HistoryQueries& queries, const Target& t, 
 }
 
 // The best-ranked record of a similar workload that adapts to a valid config; its metric too.
-std::optional<std::pair<BestConfig, double>> Fallback(const HistoryQueries& queries, const Target& t,
+std::optional<std::pair<BestConfig, double>> Fallback(const TrialHistory& history, const Target& t,
                                                       const ConfigSpace& space, const BestQuery& query) {
   const std::string name(t.kernel->name());
-  const HistoryScope scope{queries.TemplateVersions(name, KnobSchema(space), t.kernel->SourceHash()), t.device_id};
-  const CandidateSearch search = FindCandidates(queries, scope, query.workload, TargetExtentsOf(space));
+  const HistoryScope scope{history.TemplateVersions(name, KnobSchema(space), t.kernel->SourceHash()), t.device_id};
+  const CandidateSearch search = FindCandidates(history, scope, query.workload, TargetExtentsOf(space));
   for (const RankedRecord& r : search.records) {
     const auto adapted = AdaptConfig(space, r.values);
     if (!adapted || adapted->why_invalid) continue;
@@ -99,7 +99,7 @@ std::optional<BestConfig> FindBestConfig(const BestQuery& query,
         if (workload_id != 0)
           if (auto e = Exact(queries, t, space, workload_id, query); e && (!exact || e->gflops > exact->gflops)) exact = e;
         if (exact) continue;  // a measured best beats any fallback
-        if (auto f = Fallback(queries, t, space, query); f && (!fallback || f->second > fallback->second)) fallback = f;
+        if (auto f = Fallback(*store, t, space, query); f && (!fallback || f->second > fallback->second)) fallback = f;
       }
     }
     if (exact) return exact;

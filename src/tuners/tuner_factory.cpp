@@ -3,6 +3,7 @@
 #include <array>
 
 #include "core/errors.h"
+#include "core/named_table.h"
 #include "tuners/bo_tuner.h"
 #include "tuners/ga_tuner.h"
 #include "tuners/gbfs_tuner.h"
@@ -87,11 +88,7 @@ constexpr std::array<TunerEntry, 9> kTuners{{
 
 std::unique_ptr<Tuner> MakeTuner(std::string_view name, const ConfigSpace& space, uint64_t seed,
                                  const std::map<std::string, std::string>& options) {
-  for (const auto& entry : kTuners)
-    if (entry.name == name) return entry.make(space, seed, options);
-  std::string known;
-  for (const auto& n : TunerNames()) known += (known.empty() ? "" : ", ") + n;
-  throw UserError("unknown tuner '" + std::string(name) + "' (known: " + known + ")");
+  return FindNamed(kTuners, "tuner", name).make(space, seed, options);
 }
 
 std::vector<TunerDoc> TunerDocs() {
@@ -127,10 +124,6 @@ TunerSpec ParseTunerSpec(std::string_view word) {
   return spec;
 }
 
-std::vector<std::string> TunerNames() {
-  std::vector<std::string> names;
-  for (const auto& entry : kTuners) names.emplace_back(entry.name);
-  return names;
-}
+std::vector<std::string> TunerNames() { return NamesOf(kTuners); }
 
 }  // namespace tt

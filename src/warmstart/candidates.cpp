@@ -31,16 +31,16 @@ void Rank(std::vector<RankedRecord>& records, size_t limit) {
 // Two passes, so that a large history is not read whole: the fastest trial of every workload
 // gives its match score and a bound of its metrics; then workloads are read in bound order
 // until the limit-th best metric found beats every bound left.
-CandidateSearch FindCandidates(const HistoryQueries& queries, const HistoryScope& scope, const Workload& target,
+CandidateSearch FindCandidates(const TrialHistory& history, const HistoryScope& scope, const Workload& target,
                                const TargetExtents& target_extents, const CandidateOptions& options) {
   CandidateSearch search;
-  const std::vector<RecordedWorkload> recorded = queries.WorkloadsWithOkTrials(target.op, scope);
+  const std::vector<RecordedWorkload> recorded = history.WorkloadsWithOkTrials(target.op, scope);
   // Without split knobs there are no extents in the configs: the workloads' dimensions stand in.
   const bool by_dimensions = target_extents.exact.empty();
   const TargetExtents wanted = by_dimensions ? TargetExtents{WorkloadExtents(target), {}} : target_extents;
   std::vector<Bounded> bounded;
   for (const RecordedWorkload& w : recorded) {
-    const auto fastest = queries.FastestTrials(w.id, scope, 1);
+    const auto fastest = history.FastestTrials(w.id, scope, 1);
     ++search.records_read;
     const auto values = fastest.empty() ? std::nullopt : ParseConfigKey(fastest.front().config_key);
     if (!values) continue;
@@ -57,7 +57,7 @@ CandidateSearch FindCandidates(const HistoryQueries& queries, const HistoryScope
   std::priority_queue<double, std::vector<double>, std::greater<>> kept_metrics;  // the best `limit`
   for (const Bounded& w : bounded) {
     if (options.limit == 0 || (kept_metrics.size() >= options.limit && kept_metrics.top() >= w.bound)) break;
-    const auto trials = queries.FastestTrials(w.recorded->id, scope, options.per_workload);
+    const auto trials = history.FastestTrials(w.recorded->id, scope, options.per_workload);
     search.records_read += static_cast<int64_t>(trials.size());
     for (const LeanTrial& trial : trials) {
       auto values = ParseConfigKey(trial.config_key);

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "history/history_queries.h"
+#include "history/trial_history.h"
 #include "space/match_score.h"
 
 namespace tt {
@@ -37,7 +37,7 @@ struct CandidateSearch {
 
 // `target_extents`: what the new workload's space offers (TargetExtentsOf it); no extents for
 // a template without split knobs, whose match scores then compare the workloads' dimensions.
-CandidateSearch FindCandidates(const HistoryQueries& queries, const HistoryScope& scope, const Workload& target,
+CandidateSearch FindCandidates(const TrialHistory& history, const HistoryScope& scope, const Workload& target,
                                const TargetExtents& target_extents, const CandidateOptions& options = {});
 
 }  // namespace tt

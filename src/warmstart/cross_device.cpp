@@ -106,7 +106,7 @@ std::string CrossDeviceStart::Describe() const {
   return text.empty() ? "no other device" : text;
 }
 
-CrossDeviceStart CrossDeviceWarmStart(const SqliteHistoryStore& store, const Workload& workload,
+CrossDeviceStart CrossDeviceWarmStart(const TrialHistory& store, const Workload& workload,
                                       const TemplateRef& kernel_template, const DeviceInfo& target,
                                       const CrossDeviceOptions& options) {
   const auto recorded = store.RecordedTasks(workload, kernel_template);

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/device_info.h"
-#include "history/sqlite_history_store.h"
+#include "history/trial_history.h"
 #include "tuners/warm_start.h"
 
 namespace tt {
@@ -56,7 +56,7 @@ struct CrossDeviceOptions {
 // The records of `workload` with `kernel_template` on other devices than `target` (by
 // fingerprint). Throws UserError when a device named in `options.devices` has no such record
 // or is the target itself.
-CrossDeviceStart CrossDeviceWarmStart(const SqliteHistoryStore& store, const Workload& workload,
+CrossDeviceStart CrossDeviceWarmStart(const TrialHistory& store, const Workload& workload,
                                       const TemplateRef& kernel_template, const DeviceInfo& target,
                                       const CrossDeviceOptions& options = {});
 

@@ -73,7 +73,7 @@ FlowOptions FlowOptions::Parse(const TunerOptionMap& options) {
   return parsed;
 }
 
-std::vector<Observation> TaskHistory(const SqliteHistoryStore& store, const TaskIds& task, const ConfigSpace& space,
+std::vector<Observation> TaskHistory(const TrialHistory& store, const TaskIds& task, const ConfigSpace& space,
                                      bool retry_transient) {
   std::vector<Observation> observations;
   for (const MeasuredConfig& m : store.MeasuredConfigs(task, retry_transient))
@@ -89,11 +89,10 @@ std::vector<float> WorkloadFeatures(const Workload& workload) {
   return features;
 }
 
-FlowChoice ChooseFlow(const SqliteHistoryStore& store, const FlowTask& task, uint64_t seed,
+FlowChoice ChooseFlow(const TrialHistory& store, const FlowTask& task, uint64_t seed,
                       const FlowOptions& options) {
-  const HistoryQueries queries(store);
   const auto& t = task.kernel_template;
-  const HistoryScope scope{queries.TemplateVersions(t.name, t.knob_schema, t.source_hash),
+  const HistoryScope scope{store.TemplateVersions(t.name, t.knob_schema, t.source_hash),
                            options.any_device ? 0 : task.ids.device};
   constexpr size_t kEvery = size_t{1} << 30;  // filter=0: every record, kept at every fit
   CandidateOptions candidates;
@@ -103,7 +102,7 @@ FlowChoice ChooseFlow(const SqliteHistoryStore& store, const FlowTask& task, uin
     candidates.limit = kEvery;
   }
   const CandidateSearch search =
-      FindCandidates(queries, scope, task.workload, TargetExtentsOf(*task.space), candidates);
+      FindCandidates(store, scope, task.workload, TargetExtentsOf(*task.space), candidates);
   const std::vector<Observation> exact = TaskHistory(store, task.ids, *task.space, task.retry_transient);
 
   FlowChoice choice;

@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "history/sqlite_history_store.h"
+#include "history/trial_history.h"
 #include "tuners/tuner.h"
 #include "tuners/tuner_options.h"
 #include "warmstart/candidates.h"
@@ -49,14 +49,14 @@ struct FlowChoice {
 };
 
 // Reads the history of `store`; the tuner is seeded and primed, ready for NextBatch.
-FlowChoice ChooseFlow(const SqliteHistoryStore& store, const FlowTask& task, uint64_t seed,
+FlowChoice ChooseFlow(const TrialHistory& store, const FlowTask& task, uint64_t seed,
                       const FlowOptions& options = {});
 
 // The trials of one task as a tuner's Seed takes them (lean read: no logs, no repeat times);
 // trials whose key does not fit `space` (e.g. other pins) are left out, and so are transient
 // failures (all of them with `retry_transient`, else all but repeated timeouts: see
-// SqliteHistoryStore::MeasuredConfigs), so that they are measured again.
-std::vector<Observation> TaskHistory(const SqliteHistoryStore& store, const TaskIds& task, const ConfigSpace& space,
+// TrialHistory::MeasuredConfigs), so that they are measured again.
+std::vector<Observation> TaskHistory(const TrialHistory& store, const TaskIds& task, const ConfigSpace& space,
                                      bool retry_transient = false);
 
 // log2 of each dimension (at least 1): workloads' features for transfer learning.

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -16,6 +17,14 @@ using testing::ScratchDir;
 using testing::Sql;
 
 const std::string kProgram = TENSORTUNE_BIN;
+
+// Whether a process runs: not reaped and not a zombie (state Z in /proc/PID/stat).
+bool ProcessAlive(int pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const size_t name_end = text.rfind(')');
+  return name_end != std::string::npos && name_end + 2 < text.size() && text[name_end + 2] != 'Z';
+}
 
 // Two small GEMM layers, one repeated: quick to tune on a CPU.
 std::filesystem::path WriteTinyNetwork(const std::filesystem::path& dir) {
@@ -102,16 +111,20 @@ TEST(TuneNetworkCommand, KilledMidRunTheSameCommandContinuesWithoutMeasuringTwic
   int pid = 0;
   ASSERT_EQ(fscanf(shell, "%d", &pid), 1);
   pclose(shell);
-  // Wait until some batches are in, then kill without warning.
-  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  while (std::chrono::steady_clock::now() < give_up) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  // Wait until some batches are in, then kill without warning; the deadlines only guard
+  // against waiting for ever.
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(300);
+  for (; std::chrono::steady_clock::now() < give_up; std::this_thread::sleep_for(std::chrono::milliseconds(50))) {
     if (!std::filesystem::exists(db)) continue;
     const auto out = RunProgram("sqlite3 " + db.string() + " 'SELECT count(*) FROM trials' 2>/dev/null", dir.path()).out;
     if (!out.empty() && std::stoi(out) >= 6) break;
   }
   kill(pid, SIGKILL);
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  // Gone once its process is reaped (or a zombie): nothing it wrote is in flight any more.
+  const auto gone_by = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (ProcessAlive(pid) && std::chrono::steady_clock::now() < gone_by)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_FALSE(ProcessAlive(pid));
   const int before = std::stoi(Sql(db, "SELECT count(*) FROM trials"));
   ASSERT_GE(before, 6);
   ASSERT_LT(before, 24) << "the run finished before it could be killed";

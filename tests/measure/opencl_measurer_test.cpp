@@ -2,12 +2,11 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <signal.h>
-#include <thread>
 #include <unistd.h>
 
 #include "core/errors.h"
@@ -25,10 +24,6 @@ OpenClMeasurerOptions TestOptions(double timeout_s = 20, int builders = 0) {
   options.min_time_s = 0.005;
   options.max_repeats = 20;
   return options;
-}
-
-double SecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 // The selftest template on a small workload; each config picks one behaviour.
@@ -76,13 +71,12 @@ TEST_F(SelftestMeasure, HangTimesOutAndTheBatchGoesOn) {
   // restarted worker fits in the short timeout even on a slow machine.
   const Config ok = With(SelftestBehaviour::kOk);
   ASSERT_TRUE(measurer.Measure(Task(), {ok}).results[0].ok());
-  const auto start = std::chrono::steady_clock::now();
   const auto results = measurer.Measure(Task(), {With(SelftestBehaviour::kHang), ok}).results;
   ASSERT_EQ(results.size(), 2u);
   EXPECT_EQ(results[0].status, MeasureStatus::kTimeout) << results[0].error;
+  EXPECT_NE(results[0].error.find("the worker was killed"), std::string::npos) << results[0].error;
   EXPECT_TRUE(results[0].transient);  // a loaded machine may explain it: a later run may retry
   EXPECT_TRUE(results[1].ok()) << ToString(results[1].status) << ": " << results[1].error;
-  EXPECT_LT(SecondsSince(start), 3 + 5);  // the hang costs the timeout, not more
 }
 
 // The worker processes this process has started (children of any of its threads).
@@ -96,33 +90,29 @@ std::vector<pid_t> ChildProcesses() {
 }
 
 TEST_F(SelftestMeasure, StopAbandonsTheConfigInFlightAndKeepsTheFinishedOnes) {
-  OpenClMeasurer measurer(TestOptions(/*timeout_s=*/30));
   std::atomic<bool> stop{false};
-  const auto start = std::chrono::steady_clock::now();
-  std::thread stopper([&] {
-    std::this_thread::sleep_for(std::chrono::seconds(3));
-    stop = true;
-  });
+  OpenClMeasurerOptions options = TestOptions(/*timeout_s=*/120);  // a guard: the stop ends the hang
+  options.on_sent = [&](size_t index, bool) {
+    if (index == 1) stop = true;  // Ctrl-C while the hang is being timed
+  };
+  OpenClMeasurer measurer(options);
   const MeasuredBatch batch =
       measurer.Measure(Task(), {With(SelftestBehaviour::kOk), With(SelftestBehaviour::kHang), With(SelftestBehaviour::kOk)},
                        &stop);
-  stopper.join();
   EXPECT_EQ(batch.end, MeasuredBatch::End::kStopped);
   ASSERT_EQ(batch.results.size(), 1u);  // the hang in flight is abandoned, not recorded as a timeout
   EXPECT_TRUE(batch.results[0].ok()) << batch.results[0].error;
-  EXPECT_LT(SecondsSince(start), 3 + 2);  // within a fraction of a second of the stop
   stop = false;  // the measurer goes on with a fresh worker
   EXPECT_TRUE(measurer.Measure(Task(), {With(SelftestBehaviour::kOk)}, &stop).results.at(0).ok());
 }
 
 TEST_F(SelftestMeasure, WorkerKilledFromOutsideIsATransientFailure) {
-  OpenClMeasurer measurer(TestOptions(/*timeout_s=*/30));
-  std::thread killer([] {
-    std::this_thread::sleep_for(std::chrono::seconds(2));
-    for (pid_t pid : ChildProcesses()) kill(pid, SIGKILL);
-  });
+  OpenClMeasurerOptions options = TestOptions(/*timeout_s=*/120);  // a guard: the kill ends the hang
+  options.on_sent = [](size_t, bool) {
+    for (pid_t pid : ChildProcesses()) kill(pid, SIGKILL);  // the timing worker, the hang sent to it
+  };
+  OpenClMeasurer measurer(options);
   const auto results = measurer.Measure(Task(), {With(SelftestBehaviour::kHang)}).results;
-  killer.join();
   ASSERT_EQ(results.size(), 1u);
   EXPECT_EQ(results[0].status, MeasureStatus::kRuntimeError) << results[0].error;
   EXPECT_NE(results[0].error.find("signal 9"), std::string::npos) << results[0].error;
@@ -162,14 +152,15 @@ TEST_F(SelftestMeasure, InvalidConfigNeverReachesTheWorker) {
     if (s.Scalar(c, "behaviour") == static_cast<int64_t>(SelftestBehaviour::kHang)) return "no hanging here";
     return std::nullopt;
   });
-  OpenClMeasurer measurer(TestOptions(/*timeout_s=*/3));
-  // Had the hang been sent, it would have cost the 3 s timeout and come back as a timeout.
-  const auto start = std::chrono::steady_clock::now();
+  OpenClMeasurerOptions options = TestOptions(/*timeout_s=*/3);
+  int sent = 0;
+  options.on_sent = [&](size_t, bool) { ++sent; };
+  OpenClMeasurer measurer(options);
   const auto results = measurer.Measure(Task(), {With(SelftestBehaviour::kHang)}).results;
   ASSERT_EQ(results.size(), 1u);
   EXPECT_EQ(results[0].status, MeasureStatus::kInvalidConfig);
   EXPECT_EQ(results[0].error, "no hanging here");
-  EXPECT_LT(SecondsSince(start), 1);
+  EXPECT_EQ(sent, 0);
 }
 
 // Building ahead: the valid configs of a batch are built by builder processes, then timed
@@ -224,15 +215,14 @@ TEST_F(SelftestMeasure, AHangingBuildTimesOutAsTransient) {
 }
 
 TEST_F(SelftestMeasure, AStopDuringTheBuildsRecordsNothingHalfDone) {
-  OpenClMeasurer measurer(TestOptions(/*timeout_s=*/60, /*builders=*/2));
   std::atomic<bool> stop{false};
-  std::thread stopper([&] {
-    std::this_thread::sleep_for(std::chrono::seconds(2));
-    stop = true;
-  });
+  OpenClMeasurerOptions options = TestOptions(/*timeout_s=*/120, /*builders=*/2);  // a guard: the stop ends the hang
+  options.on_sent = [&](size_t index, bool building) {
+    if (building && index == 1) stop = true;  // Ctrl-C while the hang is being built
+  };
+  OpenClMeasurer measurer(options);
   const MeasuredBatch batch =
       measurer.Measure(Task(), {With(SelftestBehaviour::kOk), With(SelftestBehaviour::kHang)}, &stop);
-  stopper.join();
   EXPECT_EQ(batch.end, MeasuredBatch::End::kStopped);
   EXPECT_TRUE(batch.results.empty());  // nothing was timed before the stop: nothing to keep
   stop = false;

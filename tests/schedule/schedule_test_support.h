@@ -29,8 +29,8 @@ inline std::unique_ptr<TuningTask> MakeTask(const KernelTemplate& kernel, const 
 }
 
 inline TaskIds Ensure(SqliteHistoryStore& store, const KernelTemplate& kernel, const Workload& workload) {
-  return store.EnsureTask(workload, kernel.Flops(workload),
-                          {std::string(kernel.name()), std::string(kernel.op()), kernel.SourceHash()}, CpuDevice());
+  return store.EnsureTask(workload, kernel.Flops(workload), TemplateRefOf(kernel, kernel.Space(workload, kLimits)),
+                          CpuDevice());
 }
 
 // Measures like FakeMeasurer; after `limit` configs it ends the batch as `how` (and, for a

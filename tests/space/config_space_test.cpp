@@ -161,6 +161,28 @@ TEST(ConfigSpace, KnobsAndRandomPoints) {
   }
 }
 
+TEST(ConfigSpace, ValidConfigsAreCountedAndDrawn) {
+  ConfigSpace space = SmallSpace();
+  EXPECT_EQ(CountValidConfigs(space), 144u);
+  space.AddConstraint([](const ConfigSpace& s, const Config& c) -> std::optional<std::string> {
+    if (s.Scalar(c, "unroll") != 4 || s.Scalar(c, "vec") != 1) return "not unroll 4 with vec";
+    return std::nullopt;
+  });
+  EXPECT_EQ(CountValidConfigs(space), 24u);  // 4 tiles x 6 orders
+  EXPECT_EQ(CountValidConfigs(space, 10), 11u);  // stops once past the bound
+  Rng rng(1);
+  const auto drawn = DrawValidConfig(space, rng);
+  ASSERT_TRUE(drawn);
+  EXPECT_TRUE(space.IsValid(*drawn));
+  space.AddConstraint([](const ConfigSpace&, const Config&) -> std::optional<std::string> { return "none"; });
+  EXPECT_EQ(CountValidConfigs(space), 0u);
+  EXPECT_FALSE(DrawValidConfig(space, rng));
+
+  ConfigSpace huge;
+  for (int k = 0; k < 25; ++k) huge.AddKnob(Knob::Categorical("bit" + std::to_string(k), {0, 1}));
+  EXPECT_FALSE(CountValidConfigs(huge));  // more points than kCountableSpace: not counted
+}
+
 TEST(ConfigSpace, EmptySpaceHasOnePoint) {
   const ConfigSpace space;
   EXPECT_EQ(space.Size(), 1u);

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "core/errors.h"
+#include "history/sqlite_history_store.h"
 #include "space/knob_schema.h"
 
 namespace tt {

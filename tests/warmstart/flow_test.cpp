@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/errors.h"
+#include "history/sqlite_history_store.h"
 #include "space/knob_schema.h"
 
 namespace tt {
@@ -112,8 +113,7 @@ TEST_F(Flow, SimilarWorkloadTakesGgaWithAdaptedConfigsFirst) {
   ASSERT_GT(choice.primed, 0u);
 
   // The first batch is the best-ranked records, adapted: the best of them leads.
-  const HistoryQueries queries(*store_);
-  const auto search = FindCandidates(queries, {queries.TemplateVersions("gemm_like", KnobSchema(space), "src-1"), 0},
+  const auto search = FindCandidates(*store_, {store_->TemplateVersions("gemm_like", KnobSchema(space), "src-1"), 0},
                                      Gemm(96, 64, 32), TargetExtentsOf(space));
   ASSERT_FALSE(search.records.empty());
   for (size_t i = 1; i < search.records.size(); ++i) EXPECT_GE(search.records[i - 1].metric, search.records[i].metric);
@@ -138,8 +138,7 @@ TEST_F(Flow, OddSizesWhoseSplitsRoundUpToARecordedExtentTakeItsConfigsWhole) {
   ASSERT_EQ(choice.flow, "gga") << choice.explanation;
   EXPECT_NE(choice.explanation.find("score 1.00"), std::string::npos) << choice.explanation;
 
-  const HistoryQueries queries(*store_);
-  const auto search = FindCandidates(queries, {queries.TemplateVersions("gemm_like", KnobSchema(odd), "src-1"), 0},
+  const auto search = FindCandidates(*store_, {store_->TemplateVersions("gemm_like", KnobSchema(odd), "src-1"), 0},
                                      Gemm(63, 61, 32), TargetExtentsOf(odd));
   ASSERT_FALSE(search.records.empty());
   EXPECT_EQ(choice.made->NextBatch(16).front(), *odd.FromKey(search.records.front().config_key));
@@ -180,8 +179,7 @@ TEST_F(Flow, WithoutSplitKnobsTheWorkloadDimensionsAreMatched) {
   };
   record(Gemm(7, 5, 3));
   record(Gemm(64, 64, 32));
-  const HistoryQueries queries(*store_);
-  const auto search = FindCandidates(queries, {queries.TemplateVersions("gemm_like", KnobSchema(space), "src-1"), 0},
+  const auto search = FindCandidates(*store_, {store_->TemplateVersions("gemm_like", KnobSchema(space), "src-1"), 0},
                                      Gemm(64, 64, 48), TargetExtentsOf(space));
   EXPECT_EQ(search.best_match.Key(), Gemm(64, 64, 32).Key());
   EXPECT_NEAR(search.best_match_score, (1.0 + 1.0 + 5.0 / 6.0) / 3.0, 1e-9);  // k: 5 of 32's 6 divisors divide 48

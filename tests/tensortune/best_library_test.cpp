@@ -3,16 +3,16 @@
 #include <gtest/gtest.h>
 
 #include "core/errors.h"
+#include "history/history_test_support.h"
 #include "history/sqlite_history_store.h"
 #include "ops/kernel_template.h"
-#include "run_program.h"
 #include "space/knob_schema.h"
 #include "tensortune/best.h"
 
 namespace tt {
 namespace {
 
-using testing::ScratchDir;
+using testing::TempDir;
 
 DeviceInfo Device(const std::string& name) {
   DeviceInfo d;
@@ -62,7 +62,7 @@ const std::string kSlow = "tile_x=[8,4,1,1];tile_y=[8,4,1,1];tile_k=[2,8,2];auto
 const std::string kFast = "tile_x=[2,4,2,2];tile_y=[2,2,2,4];tile_k=[1,16,2];auto_unroll_max_step=16;vec=4;local_a=1;local_b=0;pack_b=0";
 
 TEST(BestLibrary, ExactRecordOrFallbackFromTheMostSimilarWorkload) {
-  ScratchDir dir;
+  TempDir dir;
   const std::string db = (dir.path() / "h.db").string();
   Record(db, "32,32,32", {kSlow, kFast});
 
@@ -85,7 +85,7 @@ TEST(BestLibrary, ExactRecordOrFallbackFromTheMostSimilarWorkload) {
 }
 
 TEST(BestLibrary, OlderSourcesOnlyGiveFallbacksAndDevicesAreFiltered) {
-  ScratchDir dir;
+  TempDir dir;
   const std::string db = (dir.path() / "h.db").string();
   Record(db, "32,32,32", {kSlow, kFast}, "cpu-a", "an-older-source");
   const auto old = FindBestConfig({ParseWorkload("gemm", "32,32,32"), db, "", ""});
@@ -100,7 +100,7 @@ TEST(BestLibrary, OlderSourcesOnlyGiveFallbacksAndDevicesAreFiltered) {
 // An imported device's limits are unknown (NULL): they constrain nothing, so its records are
 // points of the space and `best` answers from them, exactly or as a fallback.
 TEST(BestLibrary, ImportedRecordsAnswerWhenTheirLimitsAreUnknown) {
-  ScratchDir dir;
+  TempDir dir;
   const std::string db = (dir.path() / "h.db").string();
   Record(db, "32,32,32", {kSlow, kFast}, "cuda -model=titanx", "", /*imported=*/true);
 
@@ -120,7 +120,7 @@ TEST(BestLibrary, ImportedRecordsAnswerWhenTheirLimitsAreUnknown) {
 // Without --device, this machine's devices answer first (even slower ones: GFLOPS of other
 // hardware say nothing of this one); imported devices when they have nothing.
 TEST(BestLibrary, LocalDevicesAnswerBeforeImportedOnes) {
-  ScratchDir dir;
+  TempDir dir;
   const std::string db = (dir.path() / "h.db").string();
   Record(db, "32,32,32", {kFast, kSlow}, "cpu-a");
   Record(db, "32,32,32", {kSlow, kFast}, "cuda -model=titanx", "", /*imported=*/true, /*scale=*/100);

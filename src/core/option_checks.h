@@ -11,6 +11,7 @@ namespace tt {
 // typing mistakes.
 constexpr int64_t kMaxTrials = 1'000'000;
 constexpr int64_t kMaxBatchSize = 10'000;
+constexpr int64_t kMaxNetworkBatch = 65'536;  // a network's batch size (--batch)
 constexpr int64_t kMaxSeeds = 10'000;
 constexpr double kMaxTimeoutSeconds = 24 * 3600;
 constexpr double kMaxMinTimeSeconds = 3600;
@@ -20,7 +21,7 @@ constexpr double kMaxTimeLimitSeconds = 365 * 24 * 3600;
 void CheckCount(std::string_view option, int64_t value, int64_t max);
 // Throws UserError unless value is finite, in [0, max], and positive when !zero_allowed.
 void CheckSeconds(std::string_view option, double value, bool zero_allowed, double max);
-// --timeout, --min-time (shorter than the timeout) and --time-limit (0: none) of a measuring command.
-void CheckMeasuringTimes(double timeout_s, double min_time_s, double time_limit_s);
+// --timeout and --min-time (shorter than the timeout) of a measuring command.
+void CheckMeasuringTimes(double timeout_s, double min_time_s);
 
 }  // namespace tt

@@ -1,4 +1,4 @@
-#include "cli/option_checks.h"
+#include "core/option_checks.h"
 
 #include <cmath>
 #include <string>
@@ -19,12 +19,11 @@ void CheckSeconds(std::string_view option, double value, bool zero_allowed, doub
                     " to " + std::to_string(static_cast<int64_t>(max)));
 }
 
-void CheckMeasuringTimes(double timeout_s, double min_time_s, double time_limit_s) {
+void CheckMeasuringTimes(double timeout_s, double min_time_s) {
   CheckSeconds("--timeout", timeout_s, false, kMaxTimeoutSeconds);
   CheckSeconds("--min-time", min_time_s, true, kMaxMinTimeSeconds);
   // Timing alone would outlast the timeout: every configuration would time out.
   if (min_time_s >= timeout_s) throw UserError("--min-time must be shorter than --timeout");
-  CheckSeconds("--time-limit", time_limit_s, true, kMaxTimeLimitSeconds);
 }
 
 }  // namespace tt

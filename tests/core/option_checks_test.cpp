@@ -1,0 +1,42 @@
+#include "core/option_checks.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <limits>
+#include <string>
+
+#include "core/errors.h"
+
+namespace tt {
+namespace {
+
+std::string Refusal(const std::function<void()>& check) {
+  try {
+    check();
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(OptionChecks, CountsFromOneToTheirLimit) {
+  EXPECT_EQ(Refusal([] { CheckCount("--trials", 1, kMaxTrials); }), "");
+  EXPECT_EQ(Refusal([] { CheckCount("--trials", kMaxTrials, kMaxTrials); }), "");
+  EXPECT_EQ(Refusal([] { CheckCount("--trials", 0, kMaxTrials); }),
+            "--trials must be a whole number from 1 to 1000000");
+  EXPECT_NE(Refusal([] { CheckCount("--batch-size", kMaxBatchSize + 1, kMaxBatchSize); }), "");
+}
+
+TEST(OptionChecks, SecondsAreFiniteAndInRange) {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(Refusal([] { CheckSeconds("--time-limit", 0, true, kMaxTimeLimitSeconds); }), "");
+  EXPECT_NE(Refusal([] { CheckSeconds("--timeout", 0, false, kMaxTimeoutSeconds); }), "");
+  for (const double bad : {nan, inf, -1.0, kMaxTimeoutSeconds * 2})
+    EXPECT_NE(Refusal([&] { CheckSeconds("--timeout", bad, false, kMaxTimeoutSeconds); }), "") << bad;
+  EXPECT_EQ(Refusal([] { CheckMeasuringTimes(10, 0.1); }), "");
+  EXPECT_EQ(Refusal([] { CheckMeasuringTimes(1, 1); }), "--min-time must be shorter than --timeout");
+}
+
+}  // namespace
+}  // namespace tt
