@@ -10,6 +10,7 @@
 #include "cli/progress.h"
 #include "core/errors.h"
 #include "history/sqlite_history_store.h"
+#include "measure/device_measurer.h"
 #include "measure/opencl_measurer.h"
 #include "networks/network.h"
 #include "ops/kernel_template.h"
@@ -281,8 +282,11 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
   const ModelFlops model = CountFlops(network, tasks);
   MakeTaskScheduler(o.scheduler);
   MakeSketchSelector(o.sketch_policy);
-  OpenClMeasurer measurer({.worker_path = DefaultWorkerPath(), .device_spec = o.device, .timeout_s = o.timeout_s,
-                           .builders = o.builders, .min_time_s = o.min_time_s});
+  // Through MakeDeviceMeasurer: under tensortune-mpi the configs are measured on other ranks.
+  const auto measurer_owner =
+      MakeDeviceMeasurer({.worker_path = DefaultWorkerPath(), .device_spec = o.device, .timeout_s = o.timeout_s,
+                          .builders = o.builders, .min_time_s = o.min_time_s});
+  DeviceMeasurer& measurer = *measurer_owner;
   // Tuners whose defaults scale with the budget are told each task's share of the trials.
   const auto tuner_options =
       WithBudget(o.tuner, o.tuner_options, std::max<int64_t>(o.trials / static_cast<int64_t>(tasks.size()), 1));
@@ -297,7 +301,7 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
   options.batch = batch;
   options.trials = o.trials;
   options.time_limit_s = o.time_limit_s;
-  options.batch_size = o.batch_size;
+  options.batch_size = o.batch_size * measurer.parallelism();
   options.scheduler = o.scheduler;
   options.sketch_policy = o.sketch_policy;
   options.tuner = o.tuner;

@@ -15,6 +15,7 @@
 #include "core/errors.h"
 #include "history/sqlite_history_store.h"
 #include "history/timestamp.h"
+#include "measure/device_measurer.h"
 #include "measure/opencl_measurer.h"
 #include "ops/kernel_template.h"
 #include "schedule/interrupt.h"
@@ -132,8 +133,11 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
   CheckOptions(o);
   const Workload workload = ParseWorkload(o.op, o.shape, o.shape_flags);
   const KernelTemplate& kernel = PickTemplate(workload, o.kernel_template);
-  OpenClMeasurer measurer({.worker_path = DefaultWorkerPath(), .device_spec = o.device, .timeout_s = o.timeout_s,
-                           .builders = o.builders, .min_time_s = o.min_time_s});
+  // Through MakeDeviceMeasurer: under tensortune-mpi the configs are measured on other ranks.
+  const auto measurer_owner =
+      MakeDeviceMeasurer({.worker_path = DefaultWorkerPath(), .device_spec = o.device, .timeout_s = o.timeout_s,
+                          .builders = o.builders, .min_time_s = o.min_time_s});
+  DeviceMeasurer& measurer = *measurer_owner;
   ConfigSpace space = kernel.Space(workload, measurer.limits());
   ApplyPins(space, o.pins);
   CheckSpaceHasValidConfig(space, o.pins);
@@ -175,7 +179,7 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
   options.cross_device = cross ? &*cross : nullptr;
   options.recorded_tuner = o.sweep_limit > 0 ? "sweep-" + plan.tuner : "";
   options.trials = plan.trials;
-  options.batch_size = o.batch_size;
+  options.batch_size = o.batch_size * measurer.parallelism();
   options.seed = o.seed;
   options.time_limit_s = o.time_limit_s;
   options.retry_failed = o.retry_failed;
