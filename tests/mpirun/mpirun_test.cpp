@@ -1,0 +1,171 @@
+// End to end: tensortune-mpi under mpirun, three ranks on this machine (oversubscribed), the
+// worker ranks on the simulated device: rank 0 tunes and records, ranks 1 and 2 measure.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "cli/run_program.h"
+
+namespace tt {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::RunProgram;
+using testing::ScratchDir;
+using testing::Sql;
+
+// Open MPI refuses root unless told; a container's shared memory may not allow single-copy
+// transfers. With recovery a rank that dies does not end the job, but Open MPI 4.1's mpirun
+// then exits 0 whatever the ranks return: the exit codes are checked without it.
+std::string Mpirun(int ranks, bool recovery = false) {
+  std::string line = std::string(TT_MPIEXEC) + " --oversubscribe" + (recovery ? " --enable-recovery" : "") +
+                     " --mca btl_vader_single_copy_mechanism none -n " + std::to_string(ranks);
+  if (::geteuid() == 0) line += " --allow-run-as-root";
+  return line + " " + TENSORTUNE_MPI_BIN;
+}
+
+std::string Tune(const fs::path& db, int trials, const std::string& device) {
+  return " tune --op gemm --shape 64,64,64 --tuner random --seed 3 --batch-size 4 --json --trials " +
+         std::to_string(trials) + " --device " + device + " --db " + db.string();
+}
+
+int64_t Count(const fs::path& db, const std::string& query) {
+  const std::string out = Sql(db, query);
+  try {
+    return std::stoll(out);
+  } catch (const std::exception&) {
+    return -1;  // no database yet, or busy
+  }
+}
+
+TEST(Mpirun, TwoWorkerRanksSpendTheBudgetWithoutMeasuringAConfigTwice) {
+  ScratchDir dir;
+  const auto db = dir.path() / "history.db";
+  const auto r = RunProgram(Mpirun(3) + Tune(db, 60, "fake:20"), dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["trials"], 60);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM trials"), 60);
+  EXPECT_EQ(Count(db, "SELECT count(DISTINCT config_key) FROM trials"), 60);
+  EXPECT_EQ(Sql(db, "SELECT status FROM runs"), "finished\n");
+  // --batch-size counts per worker rank: batches of 8, the last one 4.
+  EXPECT_EQ(Count(db, "SELECT count(DISTINCT batch) FROM trials"), 8);
+  // Both worker ranks measured, each trial says which; rank 0 measured nothing.
+  EXPECT_EQ(Sql(db, "SELECT DISTINCT substr(measured_by, 1, 9) FROM trials ORDER BY 1"), "rank 1 on\nrank 2 on\n");
+  EXPECT_GT(Count(db, "SELECT min(n) FROM (SELECT count(*) AS n FROM trials GROUP BY measured_by)"), 0);
+  EXPECT_NE(r.err.find("per rank: 1: "), std::string::npos) << r.err;
+}
+
+// The pid of the process whose MPI rank is `rank` among the descendants of `root`.
+pid_t FindRank(pid_t root, int rank) {
+  const auto parent_of = [](const std::string& pid) -> pid_t {
+    std::ifstream stat("/proc/" + pid + "/stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), {});
+    const auto close = text.rfind(')');
+    if (close == std::string::npos) return 0;
+    std::istringstream rest(text.substr(close + 2));
+    std::string state;
+    pid_t ppid = 0;
+    rest >> state >> ppid;
+    return ppid;
+  };
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string pid = entry.path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    pid_t ancestor = parent_of(pid);
+    while (ancestor > 1 && ancestor != root) ancestor = parent_of(std::to_string(ancestor));
+    if (ancestor != root) continue;
+    std::ifstream environ("/proc/" + pid + "/environ");
+    const std::string text = '\0' + std::string((std::istreambuf_iterator<char>(environ)), {});
+    if (text.find('\0' + ("OMPI_COMM_WORLD_RANK=" + std::to_string(rank)) + '\0') != std::string::npos)
+      return static_cast<pid_t>(std::stol(pid));
+  }
+  return 0;
+}
+
+TEST(Mpirun, ARankKilledMidRunCostsOnlyTheConfigsItHadInFlight) {
+  ScratchDir dir;
+  const auto db = dir.path() / "history.db";
+  const auto out = dir.path() / "out.txt", err = dir.path() / "err.txt";
+  const std::string line = Mpirun(3, true) + Tune(db, 120, "fake:40") + " >" + out.string() + " 2>" + err.string();
+  const pid_t job = fork();
+  ASSERT_GE(job, 0);
+  if (job == 0) {
+    setpgid(0, 0);
+    execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Rank 2 dies (as with its host lost) once both ranks have recorded trials.
+  for (int i = 0; i < 600 && Count(db, "SELECT count(DISTINCT measured_by) FROM trials") < 2; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ASSERT_EQ(Count(db, "SELECT count(DISTINCT measured_by) FROM trials"), 2) << testing::ReadFile(err);
+  const pid_t rank2 = FindRank(job, 2);
+  ASSERT_GT(rank2, 0);
+  ASSERT_EQ(kill(rank2, SIGKILL), 0);
+  const int64_t before = Count(db, "SELECT count(*) FROM trials WHERE measured_by LIKE 'rank 2 %'");
+
+  int status = 0;
+  ASSERT_EQ(waitpid(job, &status, 0), job);
+  const std::string stderr_text = testing::ReadFile(err);
+  ASSERT_TRUE(WIFEXITED(status)) << stderr_text;
+  ASSERT_EQ(WEXITSTATUS(status), 0) << stderr_text;  // always 0 under recovery: the summary tells
+  const auto summary = nlohmann::json::parse(testing::ReadFile(out));
+  EXPECT_EQ(summary["trials"], 120);
+  EXPECT_FALSE(summary["interrupted"].get<bool>());
+  // The budget is spent, every config once: rank 2's config in flight was measured by rank 1.
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM trials"), 120);
+  EXPECT_EQ(Count(db, "SELECT count(DISTINCT config_key) FROM trials"), 120);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM trials WHERE status != 'ok'"), 0);
+  EXPECT_EQ(Sql(db, "SELECT status FROM runs"), "finished\n");
+  // Nothing came from rank 2 after it died but its part of the batch then being measured (8).
+  EXPECT_LE(Count(db, "SELECT count(*) FROM trials WHERE measured_by LIKE 'rank 2 %'"), before + 8);
+  EXPECT_GT(Count(db, "SELECT count(*) FROM trials WHERE measured_by LIKE 'rank 1 %'"), 60);
+  EXPECT_NE(stderr_text.find("rank 2 on "), std::string::npos) << stderr_text;
+  EXPECT_NE(stderr_text.find("is lost"), std::string::npos) << stderr_text;
+}
+
+TEST(Mpirun, RanksOnDevicesOfDifferentKindsAreRefused) {
+  ScratchDir dir;
+  const auto db = dir.path() / "history.db";
+  // Two parts, as one rank per kind of device would be launched: rank 2 on the first OpenCL
+  // device (POCL in CI), the others on the simulated one.
+  std::string line = Mpirun(2) + Tune(db, 8, "fake") + " : -n 1 " + TENSORTUNE_MPI_BIN + Tune(db, 8, "0");
+  const auto r = RunProgram(line, dir.path());
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("one run tunes one kind of device"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(db));
+}
+
+TEST(Mpirun, ABadDeviceOnAWorkerRankIsNamedAndNothingIsWritten) {
+  ScratchDir dir;
+  const auto db = dir.path() / "history.db";
+  const auto r = RunProgram(Mpirun(3) + Tune(db, 8, "fake:abc"), dir.path());
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("tensortune: error: rank 1 on "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("expected fake:<milliseconds per config>"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(db));
+}
+
+TEST(Mpirun, OneRankIsNotEnough) {
+  ScratchDir dir;
+  const auto r = RunProgram(Mpirun(1) + Tune(dir.path() / "history.db", 8, "fake"), dir.path());
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("tensortune-mpi: error: needs 2 or more ranks"), std::string::npos) << r.err;
+}
+
+// Without mpirun nothing changes: tensortune itself does not load MPI.
+TEST(Mpirun, TensortuneItselfNeedsNoMpi) {
+  ScratchDir dir;
+  const auto r = RunProgram(std::string("ldd ") + TENSORTUNE_BIN, dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find("libmpi"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace tt
