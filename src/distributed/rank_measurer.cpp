@@ -17,6 +17,7 @@ namespace {
 constexpr double kHelloTimeoutS = 300;
 constexpr double kReportEveryS = 5;
 constexpr auto kIdlePoll = std::chrono::milliseconds(1);
+constexpr int kDepth = 2;  // work messages a rank may hold
 
 double SecondsSince(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
@@ -41,11 +42,18 @@ struct RankMeasurer::Flight {
   const MeasureTask& task;
   const std::vector<Config>& batch;
   std::vector<std::optional<MeasureResult>> results;
-  std::deque<size_t> waiting;                // batch positions not sent yet, in order
-  std::map<int64_t, size_t> positions;       // id of each config in flight -> its batch position
-  std::map<int, std::vector<int64_t>> held;  // rank -> ids it is measuring
+  std::deque<size_t> waiting;           // batch positions not sent yet, in order
+  std::map<int64_t, size_t> positions;  // id of each config in flight -> its batch position
+  // Rank -> the ids of each work message it holds, oldest first (a rank answers in order).
+  std::map<int, std::deque<std::vector<int64_t>>> held;
   size_t done = 0;
   bool abandoning = false;  // a stop was asked for: nothing more is sent
+
+  // How many work messages `rank` holds.
+  int HeldBy(int rank) const {
+    const auto it = held.find(rank);
+    return it == held.end() ? 0 : static_cast<int>(it->second.size());
+  }
 
   void Requeue(const std::vector<int64_t>& ids) {
     std::vector<size_t> back;
@@ -126,13 +134,16 @@ std::string RankMeasurer::MeasuredBy(int rank) const {
 void RankMeasurer::LoseRank(int rank, const std::string& why, Flight& flight) {
   auto& r = roster_.ranks[static_cast<size_t>(rank)];
   r.lost = true;
-  const auto held = flight.held[rank];
+  size_t configs = 0;
+  for (const auto& ids : flight.held[rank]) {
+    configs += ids.size();
+    flight.Requeue(ids);
+  }
   flight.held.erase(rank);
-  flight.Requeue(held);
   log_ << fmt::format(
               "tensortune-mpi: rank {} on {} is lost ({}); {} config(s) it had in flight go to the other "
               "ranks\n",
-              rank, r.host, why, held.size())
+              rank, r.host, why, configs)
        << std::flush;
 }
 
@@ -154,10 +165,14 @@ void RankMeasurer::Handle(const RankMessage& message, Flight& flight) {
     ++measured_;
     ++roster_.ranks[static_cast<size_t>(rank)].measured;
   }
-  // What the rank was given but did not measure (an abandon, a broken measurer) goes back.
-  const auto held = flight.held[rank];
-  flight.held.erase(rank);
-  flight.Requeue(held);
+  // What the rank was given in that message but did not measure (an abandon, a broken
+  // measurer) goes back.
+  auto& held = flight.held[rank];
+  if (!held.empty()) {
+    flight.Requeue(held.front());
+    held.pop_front();
+  }
+  if (held.empty()) flight.held.erase(rank);
   if (!results->broken.empty()) LoseRank(rank, "its measurer broke: " + results->broken, flight);
 }
 
@@ -197,21 +212,25 @@ MeasuredBatch RankMeasurer::Measure(const MeasureTask& task, const std::vector<C
         break;
       }
     } else {
-      for (int r = 1; r < channel_.size() && !flight.waiting.empty(); ++r) {
-        if (roster_.ranks[static_cast<size_t>(r)].lost || flight.held.count(r)) continue;
-        const size_t position = flight.waiting.front();
-        flight.waiting.pop_front();
-        const int64_t id = next_id_++;
-        flight.positions[id] = position;
-        flight.held[r] = {id};
-        const RankWork work{std::string(task.kernel->name()),
-                            task.workload.Key(),
-                            task.best_time_s,
-                            {id},
-                            {task.space->ToJson(batch[position])}};
-        if (!channel_.Send(r, RankTag::kWork, EncodeWork(work))) LoseRank(r, "MPI refused a send to it", flight);
-        busy = true;
-      }
+      // One config per message, to every free rank first; while the configs left outnumber the
+      // ranks, a second to each, so that a rank never waits for the round trip to rank 0.
+      for (int depth = 1; depth <= kDepth; ++depth)
+        for (int r = 1; r < channel_.size() && !flight.waiting.empty(); ++r) {
+          if (roster_.ranks[static_cast<size_t>(r)].lost || flight.HeldBy(r) >= depth) continue;
+          if (depth > 1 && static_cast<int>(flight.waiting.size()) < live) break;
+          const size_t position = flight.waiting.front();
+          flight.waiting.pop_front();
+          const int64_t id = next_id_++;
+          flight.positions[id] = position;
+          flight.held[r].push_back({id});
+          const RankWork work{std::string(task.kernel->name()),
+                              task.workload.Key(),
+                              task.best_time_s,
+                              {id},
+                              {task.space->ToJson(batch[position])}};
+          if (!channel_.Send(r, RankTag::kWork, EncodeWork(work))) LoseRank(r, "MPI refused a send to it", flight);
+          busy = true;
+        }
     }
     ReportProgress(false);
     if (!busy) std::this_thread::sleep_for(kIdlePoll);

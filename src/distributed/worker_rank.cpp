@@ -1,10 +1,12 @@
 #include "distributed/worker_rank.h"
 
 #include <chrono>
+#include <condition_variable>
 #include <deque>
 #include <future>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <thread>
 
 #include "core/errors.h"
@@ -92,6 +94,52 @@ RankResults MeasureWork(DeviceMeasurer& measurer, TaskCache& tasks, const RankWo
   return out;
 }
 
+// Runs every measurement of this rank on one thread that lives as long as the rank: the
+// measurer's worker processes die with the thread that started them (PR_SET_PDEATHSIG).
+class MeasuringThread {
+ public:
+  MeasuringThread() : thread_([this] { Loop(); }) {}
+  ~MeasuringThread() {
+    {
+      std::lock_guard lock(mutex_);
+      ending_ = true;
+    }
+    wake_.notify_one();
+    thread_.join();
+  }
+
+  std::future<RankResults> Run(std::function<RankResults()> job) {
+    std::packaged_task<RankResults()> task(std::move(job));
+    auto result = task.get_future();
+    {
+      std::lock_guard lock(mutex_);
+      job_ = std::move(task);
+    }
+    wake_.notify_one();
+    return result;
+  }
+
+ private:
+  void Loop() {
+    while (true) {
+      std::packaged_task<RankResults()> job;
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [this] { return ending_ || job_.valid(); });
+        if (!job_.valid()) return;
+        job = std::move(job_);
+      }
+      job();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::packaged_task<RankResults()> job_;
+  bool ending_ = false;
+  std::thread thread_;  // last: started once the rest is ready
+};
+
 // The measurer this rank's setup asks for, or why it has none (sent as the hello).
 std::unique_ptr<DeviceMeasurer> OpenMeasurer(const RankSetup& setup, const std::string& device_spec,
                                              WorkerHello& hello) {
@@ -120,6 +168,7 @@ bool ServeAsWorkerRank(RankChannel& channel, const std::string& device_spec, con
   std::deque<RankWork> queue;
   std::future<RankResults> running;
   std::atomic<bool> abandon{false};
+  MeasuringThread measuring;  // destroyed first: ends before what its jobs use
   auto last_heartbeat = Clock::now();
   while (true) {
     bool idle = true;
@@ -138,7 +187,11 @@ bool ServeAsWorkerRank(RankChannel& channel, const std::string& device_spec, con
           if (auto work = DecodeWork(message->body)) queue.push_back(std::move(*work));
           break;
         case RankTag::kAbandon:
+          // Rank 0 expects an answer to every work message, in order: what the one in hand
+          // finished, then none measured for those not begun.
           abandon = true;
+          if (running.valid()) channel.Send(0, RankTag::kResults, EncodeResults(running.get()));
+          for (size_t i = 0; i < queue.size(); ++i) channel.Send(0, RankTag::kResults, EncodeResults({}));
           queue.clear();
           break;
         case RankTag::kStop: {
@@ -157,9 +210,8 @@ bool ServeAsWorkerRank(RankChannel& channel, const std::string& device_spec, con
     }
     if (!running.valid() && !queue.empty() && measurer) {
       abandon = false;
-      running = std::async(std::launch::async, [&, work = std::move(queue.front())] {
-        return MeasureWork(*measurer, *tasks, work, abandon);
-      });
+      running =
+          measuring.Run([&, work = std::move(queue.front())] { return MeasureWork(*measurer, *tasks, work, abandon); });
       queue.pop_front();
     }
     if (measurer && Clock::now() - last_heartbeat >= kHeartbeatEvery) {

@@ -62,6 +62,22 @@ TEST(Mpirun, TwoWorkerRanksSpendTheBudgetWithoutMeasuringAConfigTwice) {
   EXPECT_NE(r.err.find("per rank: 1: "), std::string::npos) << r.err;
 }
 
+// On the OpenCL device (POCL in CI) each worker rank measures through its own worker process
+// and builders, which must live from one message to the next.
+TEST(Mpirun, WorkerRanksMeasureOnTheOpenClDeviceThroughTheirOwnWorkerProcesses) {
+  ScratchDir dir;
+  const auto db = dir.path() / "history.db";
+  const auto r = RunProgram(Mpirun(3) + Tune(db, 16, "0") + " --min-time 0.01 --builders 1", dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM trials"), 16);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM trials WHERE error LIKE '%crashed%' OR transient"), 0)
+      << Sql(db, "SELECT measured_by, status, error FROM trials WHERE status != 'ok'");
+  EXPECT_GT(Count(db, "SELECT count(*) FROM trials WHERE status = 'ok'"), 0);
+  EXPECT_EQ(Count(db, "SELECT count(DISTINCT measured_by) FROM trials"), 2);
+  EXPECT_EQ(Sql(db, "SELECT DISTINCT d.platform != 'tensortune' FROM trials t JOIN devices d ON d.id = t.device_id"),
+            "1\n");
+}
+
 // The pid of the process whose MPI rank is `rank` among the descendants of `root`.
 pid_t FindRank(pid_t root, int rank) {
   const auto parent_of = [](const std::string& pid) -> pid_t {
