@@ -24,9 +24,8 @@ std::string Hostname() {
 }
 
 // This rank's --device, as the command line it was started with gives it (each part of an
-// `mpirun ... : ...` launch has its own): "local" is the rank's index among the worker ranks
-// on its host, so that one rank per device needs no per-rank command line.
-std::string DeviceSpecOf(int argc, char** argv, int local_index) {
+// `mpirun ... : ...` launch has its own).
+std::string DeviceSpecOf(int argc, char** argv) {
   std::string spec = "0";
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
@@ -35,7 +34,7 @@ std::string DeviceSpecOf(int argc, char** argv, int local_index) {
     else if (arg.rfind("--device=", 0) == 0)
       spec = std::string(arg.substr(9));
   }
-  return spec == "local" ? std::to_string(local_index) : spec;
+  return spec;
 }
 
 // The index of this rank among the worker ranks (all but rank 0) of its host. Collective.
@@ -75,7 +74,7 @@ int main(int argc, char** argv) {
     Leave(2, true);
   }
   const int local_index = WorkerIndexOnHost(channel.rank());
-  if (channel.rank() != 0) Leave(0, tt::ServeAsWorkerRank(channel, DeviceSpecOf(argc, argv, local_index), Hostname()));
+  if (channel.rank() != 0) Leave(0, tt::ServeAsWorkerRank(channel, DeviceSpecOf(argc, argv), local_index, Hostname()));
 
   tt::RankRoster roster(channel.size());
   tt::SetDeviceMeasurerFactory([&](const tt::OpenClMeasurerOptions& options) {

@@ -10,8 +10,10 @@
 #include <thread>
 
 #include "core/errors.h"
+#include "distributed/local_device.h"
 #include "measure/device_measurer.h"
 #include "measure/opencl_measurer.h"
+#include "ocl/devices.h"
 
 namespace tt {
 namespace {
@@ -141,9 +143,10 @@ class MeasuringThread {
 };
 
 // The measurer this rank's setup asks for, or why it has none (sent as the hello).
-std::unique_ptr<DeviceMeasurer> OpenMeasurer(const RankSetup& setup, const std::string& device_spec,
+std::unique_ptr<DeviceMeasurer> OpenMeasurer(const RankSetup& setup, std::string& device_spec, int local_index,
                                              WorkerHello& hello) {
   try {
+    if (NamesLocalDevice(device_spec)) device_spec = ResolveLocalDevice(device_spec, local_index, ListDevices());
     auto measurer = MakeLocalMeasurer({.worker_path = DefaultWorkerPath(),
                                        .device_spec = device_spec,
                                        .timeout_s = setup.timeout_s,
@@ -162,7 +165,8 @@ std::unique_ptr<DeviceMeasurer> OpenMeasurer(const RankSetup& setup, const std::
 
 }  // namespace
 
-bool ServeAsWorkerRank(RankChannel& channel, const std::string& device_spec, const std::string& host) {
+bool ServeAsWorkerRank(RankChannel& channel, const std::string& device_spec, int local_index, const std::string& host) {
+  std::string device = device_spec;  // once opened: the flat index a "local" spec resolved to
   std::unique_ptr<DeviceMeasurer> measurer;
   std::unique_ptr<TaskCache> tasks;
   std::deque<RankWork> queue;
@@ -178,9 +182,9 @@ bool ServeAsWorkerRank(RankChannel& channel, const std::string& device_spec, con
         case RankTag::kSetup: {
           const auto setup = DecodeSetup(message->body);
           WorkerHello hello = WorkerHello::Failed("malformed setup message", false);
-          if (setup) measurer = OpenMeasurer(*setup, device_spec, hello);
+          if (setup) measurer = OpenMeasurer(*setup, device, local_index, hello);
           if (measurer) tasks = std::make_unique<TaskCache>(measurer->limits());
-          channel.Send(0, RankTag::kHello, EncodeRankHello({hello, host, device_spec}));
+          channel.Send(0, RankTag::kHello, EncodeRankHello({hello, host, device}));
           break;
         }
         case RankTag::kWork:

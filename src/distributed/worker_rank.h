@@ -9,7 +9,9 @@
 namespace tt {
 
 // Serves rank 0 until it says stop; returns whether to end with MPI_Finalize (not once a rank
-// was lost: Open MPI's MPI_Finalize would wait for it).
-bool ServeAsWorkerRank(RankChannel& channel, const std::string& device_spec, const std::string& host);
+// was lost: Open MPI's MPI_Finalize would wait for it). `device_spec` is this rank's --device;
+// "local" specs are resolved with `local_index`, the rank's index among the worker ranks of
+// its host (see local_device.h).
+bool ServeAsWorkerRank(RankChannel& channel, const std::string& device_spec, int local_index, const std::string& host);
 
 }  // namespace tt

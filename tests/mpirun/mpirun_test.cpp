@@ -78,6 +78,23 @@ TEST(Mpirun, WorkerRanksMeasureOnTheOpenClDeviceThroughTheirOwnWorkerProcesses) 
             "1\n");
 }
 
+// --device local:<fragment>: each worker rank of a host takes the next device that matches.
+// This host has one POCL device: one worker rank takes it, a second is refused.
+TEST(Mpirun, LocalDevicesGiveEachWorkerRankOfAHostItsOwn) {
+  ScratchDir dir;
+  const auto db = dir.path() / "history.db";
+  const auto one = RunProgram(Mpirun(2) + Tune(db, 4, "local:portable") + " --min-time 0.01 --builders 1", dir.path());
+  ASSERT_EQ(one.exit_code, 0) << one.out << one.err;
+  EXPECT_EQ(Sql(db, "SELECT DISTINCT measured_by LIKE 'rank 1 on %, device 0' FROM trials"), "1\n");
+
+  const auto other_db = dir.path() / "other.db";
+  const auto two = RunProgram(Mpirun(3) + Tune(other_db, 4, "local:portable"), dir.path());
+  EXPECT_EQ(two.exit_code, 2) << two.out << two.err;
+  EXPECT_NE(two.err.find("worker rank 2 needs a device of its own, but the host has 1 such device"), std::string::npos)
+      << two.err;
+  EXPECT_FALSE(fs::exists(other_db));
+}
+
 // The pid of the process whose MPI rank is `rank` among the descendants of `root`.
 pid_t FindRank(pid_t root, int rank) {
   const auto parent_of = [](const std::string& pid) -> pid_t {
