@@ -95,8 +95,8 @@ TEST(Mpirun, LocalDevicesGiveEachWorkerRankOfAHostItsOwn) {
   EXPECT_FALSE(fs::exists(other_db));
 }
 
-// The pid of the process whose MPI rank is `rank` among the descendants of `root`.
-pid_t FindRank(pid_t root, int rank) {
+// The processes below `root` (mpirun and its ranks), read from /proc.
+std::vector<pid_t> Descendants(pid_t root) {
   const auto parent_of = [](const std::string& pid) -> pid_t {
     std::ifstream stat("/proc/" + pid + "/stat");
     std::string text((std::istreambuf_iterator<char>(stat)), {});
@@ -108,18 +108,35 @@ pid_t FindRank(pid_t root, int rank) {
     rest >> state >> ppid;
     return ppid;
   };
+  std::vector<pid_t> found;
   for (const auto& entry : fs::directory_iterator("/proc")) {
     const std::string pid = entry.path().filename().string();
     if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
     pid_t ancestor = parent_of(pid);
     while (ancestor > 1 && ancestor != root) ancestor = parent_of(std::to_string(ancestor));
-    if (ancestor != root) continue;
-    std::ifstream environ("/proc/" + pid + "/environ");
+    if (ancestor == root) found.push_back(static_cast<pid_t>(std::stol(pid)));
+  }
+  return found;
+}
+
+// The pid of the process whose MPI rank is `rank` among the descendants of `root`.
+pid_t FindRank(pid_t root, int rank) {
+  for (const pid_t pid : Descendants(root)) {
+    std::ifstream environ("/proc/" + std::to_string(pid) + "/environ");
     const std::string text = '\0' + std::string((std::istreambuf_iterator<char>(environ)), {});
-    if (text.find('\0' + ("OMPI_COMM_WORLD_RANK=" + std::to_string(rank)) + '\0') != std::string::npos)
-      return static_cast<pid_t>(std::stol(pid));
+    if (text.find('\0' + ("OMPI_COMM_WORLD_RANK=" + std::to_string(rank)) + '\0') != std::string::npos) return pid;
   }
   return 0;
+}
+
+// Starts `line` through the shell in the background; its pid.
+pid_t Start(const std::string& line) {
+  const pid_t job = fork();
+  if (job == 0) {
+    execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  return job;
 }
 
 TEST(Mpirun, ARankKilledMidRunCostsOnlyTheConfigsItHadInFlight) {
@@ -127,13 +144,8 @@ TEST(Mpirun, ARankKilledMidRunCostsOnlyTheConfigsItHadInFlight) {
   const auto db = dir.path() / "history.db";
   const auto out = dir.path() / "out.txt", err = dir.path() / "err.txt";
   const std::string line = Mpirun(3, true) + Tune(db, 120, "fake:40") + " >" + out.string() + " 2>" + err.string();
-  const pid_t job = fork();
-  ASSERT_GE(job, 0);
-  if (job == 0) {
-    setpgid(0, 0);
-    execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
+  const pid_t job = Start(line);
+  ASSERT_GT(job, 0);
   // Rank 2 dies (as with its host lost) once both ranks have recorded trials.
   for (int i = 0; i < 600 && Count(db, "SELECT count(DISTINCT measured_by) FROM trials") < 2; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -198,6 +210,35 @@ TEST(Mpirun, TensortuneItselfNeedsNoMpi) {
   const auto r = RunProgram(std::string("ldd ") + TENSORTUNE_BIN, dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out.find("libmpi"), std::string::npos) << r.out;
+}
+
+// kill -9 of the whole job (mpirun and every rank) mid-run: the batches recorded stay, and the
+// same command continues the network run and spends only what is left of the budget.
+TEST(Mpirun, TheSameCommandContinuesAJobKilledWholeMidRun) {
+  ScratchDir dir;
+  const auto db = dir.path() / "history.db";
+  const std::string command = Mpirun(3) + " tune-network resnet18 --trials 160 --tuner random --device fake:100" +
+                              " --batch-size 4 --db " + db.string();
+  const pid_t job = Start(command + " >/dev/null 2>&1");
+  ASSERT_GT(job, 0);
+  for (int i = 0; i < 600 && Count(db, "SELECT count(*) FROM trials") < 24; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const int64_t recorded = Count(db, "SELECT count(*) FROM trials");
+  ASSERT_GE(recorded, 24);
+  for (const pid_t pid : Descendants(job)) kill(pid, SIGKILL);
+  kill(job, SIGKILL);
+  int status = 0;
+  ASSERT_EQ(waitpid(job, &status, 0), job);
+  const int64_t kept = Count(db, "SELECT count(*) FROM trials");
+  EXPECT_GE(kept, recorded);
+  ASSERT_LT(kept, 160) << "the run ended before it was killed";
+
+  const auto again = RunProgram(command, dir.path());
+  ASSERT_EQ(again.exit_code, 0) << again.out << again.err;
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM trials"), 160);
+  EXPECT_EQ(Count(db, "SELECT count(DISTINCT workload_id || '/' || template_id || '/' || config_key) FROM trials"),
+            160);
+  EXPECT_EQ(Sql(db, "SELECT id, status FROM network_runs"), "1|finished\n");
 }
 
 }  // namespace
