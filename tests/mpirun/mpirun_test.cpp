@@ -212,6 +212,29 @@ TEST(Mpirun, TensortuneItselfNeedsNoMpi) {
   EXPECT_EQ(r.out.find("libmpi"), std::string::npos) << r.out;
 }
 
+// SIGINT to rank 0, as Ctrl-C to tensortune: the worker ranks abandon their configs, the
+// finished batches are recorded, the run ends interrupted with exit code 130.
+TEST(Mpirun, AnInterruptOfRankZeroEndsTheRunAsInterrupted) {
+  ScratchDir dir;
+  const auto db = dir.path() / "history.db";
+  const pid_t job = Start(Mpirun(3) + Tune(db, 400, "fake:200") + " >/dev/null 2>&1");
+  ASSERT_GT(job, 0);
+  for (int i = 0; i < 600 && Count(db, "SELECT count(*) FROM trials") < 8; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ASSERT_GE(Count(db, "SELECT count(*) FROM trials"), 8);
+  const pid_t rank0 = FindRank(job, 0);
+  ASSERT_GT(rank0, 0);
+  ASSERT_EQ(kill(rank0, SIGINT), 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(job, &status, 0), job);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  EXPECT_EQ(Sql(db, "SELECT status FROM runs"), "interrupted\n");
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM claims"), 0);
+  EXPECT_LT(Count(db, "SELECT count(*) FROM trials"), 400);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM trials"), Count(db, "SELECT count(DISTINCT config_key) FROM trials"));
+}
+
 // kill -9 of the whole job (mpirun and every rank) mid-run: the batches recorded stay, and the
 // same command continues the network run and spends only what is left of the budget.
 TEST(Mpirun, TheSameCommandContinuesAJobKilledWholeMidRun) {
