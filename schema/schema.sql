@@ -107,7 +107,10 @@ CREATE TABLE trials (
   first_launch_s REAL NOT NULL DEFAULT 0,
   verify_s REAL NOT NULL DEFAULT 0,
   timed_s REAL NOT NULL DEFAULT 0,
-  wall_s REAL NOT NULL DEFAULT 0
+  wall_s REAL NOT NULL DEFAULT 0,
+  -- tensortune-mpi: which rank measured it, "rank 2 on node7, device 1" (MPI rank, host,
+  -- --device); NULL when the recording process measured it. Migration 0007.
+  measured_by TEXT
 );
 
 -- Warm start and "never measure the same config twice" look trials up by task and config.

@@ -8,6 +8,7 @@ packages=(
   ocl-icd-opencl-dev opencl-c-headers ocl-icd-libopencl1 pocl-opencl-icd clinfo
   libxgboost-dev libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev
   libonnx-dev libprotobuf-dev python3-onnx
+  libopenmpi-dev openmpi-bin
 )
 [[ "${1:-}" == "--bench" ]] && packages+=(libopenblas-dev libclblast-dev libdnnl-dev)
 # Kernel Tuner's strategies side by side (bench/kernel_tuner_side_by_side.py)

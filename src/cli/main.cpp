@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "cli/best_command.h"
+#include "cli/cli_main.h"
 #include "cli/compare_command.h"
 #include "cli/history_cli.h"
 #include "cli/kernel_pack_cli.h"
@@ -125,7 +126,7 @@ void AddMeasuringOptions(CLI::App& cmd, tt::TuneOptions& o) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int TensortuneMain(int argc, char** argv) {
   CLI::App app{"tensortune: find the fastest configuration of OpenCL tensor kernels"};
   app.require_subcommand(1);
 

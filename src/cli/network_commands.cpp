@@ -10,6 +10,7 @@
 #include "core/errors.h"
 #include "core/option_checks.h"
 #include "history/sqlite_history_store.h"
+#include "measure/device_measurer.h"
 #include "measure/opencl_measurer.h"
 #include "networks/network.h"
 #include "ops/kernel_template.h"
@@ -274,8 +275,13 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
                     std::to_string(network.untuned.size()) + " nodes not tuned: `tensortune tasks " + o.network +
                     "` lists them)");
   const ModelFlops model = CountFlops(network, tasks);
-  OpenClMeasurer measurer({.worker_path = DefaultWorkerPath(), .device_spec = o.device, .timeout_s = o.timeout_s,
-                           .builders = o.builders, .min_time_s = o.min_time_s});
+  // Through MakeDeviceMeasurer: under tensortune-mpi the configs are measured on other ranks,
+  // a batch of --batch-size configs for each.
+  const auto measurer_owner =
+      MakeDeviceMeasurer({.worker_path = DefaultWorkerPath(), .device_spec = o.device, .timeout_s = o.timeout_s,
+                          .builders = o.builders, .min_time_s = o.min_time_s});
+  DeviceMeasurer& measurer = *measurer_owner;
+  options.batch_size *= measurer.parallelism();
   // Tuners whose defaults scale with the budget are told each task's share of the trials.
   options.tuner_options = WithBudget(options.tuner, options.tuner_options,
                                      std::max<int64_t>(options.trials / static_cast<int64_t>(tasks.size()), 1));

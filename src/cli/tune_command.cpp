@@ -15,6 +15,7 @@
 #include "core/option_checks.h"
 #include "history/sqlite_history_store.h"
 #include "history/timestamp.h"
+#include "measure/device_measurer.h"
 #include "measure/opencl_measurer.h"
 #include "ops/kernel_template.h"
 #include "schedule/interrupt.h"
@@ -126,8 +127,11 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
   CheckOptions(o);
   const Workload workload = ParseWorkload(o.op, o.shape, o.shape_flags);
   const KernelTemplate& kernel = PickTemplate(workload, o.kernel_template);
-  OpenClMeasurer measurer({.worker_path = DefaultWorkerPath(), .device_spec = o.device, .timeout_s = o.timeout_s,
-                           .builders = o.builders, .min_time_s = o.min_time_s});
+  // Through MakeDeviceMeasurer: under tensortune-mpi the configs are measured on other ranks.
+  const auto measurer_owner =
+      MakeDeviceMeasurer({.worker_path = DefaultWorkerPath(), .device_spec = o.device, .timeout_s = o.timeout_s,
+                          .builders = o.builders, .min_time_s = o.min_time_s});
+  DeviceMeasurer& measurer = *measurer_owner;
   ConfigSpace space = kernel.Space(workload, measurer.limits());
   ApplyPins(space, o.pins);
   CheckSpaceHasValidConfig(space, o.pins);
@@ -167,6 +171,7 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
     progress.Update(summary.measured, summary.failed, summary.best ? summary.best->result.gflops : 0);
   };
   options.cross_device = cross ? &*cross : nullptr;
+  options.batch_size *= measurer.parallelism();  // under tensortune-mpi: --batch-size per worker rank
   TaskTuneReport report;
   try {
     report = TuneTask(*store, measurer, task, ids, kernel_ref, options, guard.flag(), observe, started);

@@ -38,6 +38,8 @@ struct MeasureResult {
   // A failure of the environment rather than of the config (the worker killed from outside, a
   // garbled reply, a timeout that a loaded machine may explain): later runs may measure it again.
   bool transient = false;
+  // tensortune-mpi: the rank, host and device that measured it; empty when this process did.
+  std::string measured_by;
 
   bool ok() const { return status == MeasureStatus::kOk; }
   static MeasureResult Failure(MeasureStatus status, std::string error);

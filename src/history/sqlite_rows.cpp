@@ -102,8 +102,9 @@ void InsertTrials(SQLite::Database& db, int64_t run_id, const TaskIds& task,
   SQLite::Statement q(db,
                       "INSERT INTO trials (run_id, workload_id, template_id, device_id, "
                       "config_key, config_json, status, error, times_json, time_s, gflops, "
-                      "compile_s, batch, started_at, finished_at, transient, first_launch_s, verify_s, timed_s, wall_s) "
-                      "VALUES (?, ?, ?, ?, ?, ?, ?, nullif(?, ''), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                      "compile_s, batch, started_at, finished_at, transient, first_launch_s, verify_s, timed_s, wall_s, "
+                      "measured_by) "
+                      "VALUES (?, ?, ?, ?, ?, ?, ?, nullif(?, ''), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, nullif(?, ''))");
   const std::string now = UtcNowIso8601();
   for (const TrialRecord& r : records) {
     const MeasureResult& m = r.result;
@@ -112,7 +113,7 @@ void InsertTrials(SQLite::Database& db, int64_t run_id, const TaskIds& task,
                  nlohmann::json(m.times_s).dump(), m.time_s, m.gflops, m.compile_s, r.batch,
                  r.started_at.empty() ? now : r.started_at,
                  r.finished_at.empty() ? now : r.finished_at, m.transient && !m.ok() ? 1 : 0, m.first_launch_s,
-                 m.verify_s, m.timed_s, m.wall_s);
+                 m.verify_s, m.timed_s, m.wall_s, m.measured_by);
     q.exec();
     q.reset();
   }
