@@ -83,7 +83,11 @@ void PrintReport(std::ostream& out, const NetworkRunReport& r) {
                        best ? t.sketches[best->first].template_name : "-", best ? best->second.config_key : "-");
   }
   out << "\nWhich sketch each task settled on, and why:\n";
-  for (size_t i = 0; i < r.tasks.size(); ++i) out << fmt::format("  {}. {}\n", i, r.tasks[i].sketch_choice);
+  for (size_t i = 0; i < r.tasks.size(); ++i) {
+    out << fmt::format("  {}. {}\n", i, r.tasks[i].sketch_choice);
+    if (const auto best = r.tasks[i].Best(); best && !r.tasks[i].sketches[best->first].flow.empty())
+      out << fmt::format("     its tuner: {}\n", r.tasks[i].sketches[best->first].flow);
+  }
   out << fmt::format("\nnetwork {} (batch {}): estimated {}", r.network, r.batch, LatencyLine(r));
   if (r.DefaultLatencyS() > 0)
     out << fmt::format("; every layer at its untuned default: {:.3f} ms ({:.1f}x slower)", r.DefaultLatencyS() * 1e3,
@@ -305,8 +309,10 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
       if (r.resumed) out << fmt::format("continuing network run {}\n", r.network_run_id);
       if (!network.untuned.empty())
         out << UntunedLine(network, model) << " (`tensortune tasks " << o.network << "` lists them)\n";
-      out << fmt::format("{} of {} tasks start from history; a task with no successful trial yet counts at its "
-                         "untuned default configuration (measured in the warm-up round)\n",
+      out << fmt::format("{} of {} tasks have trials of their own in the history; each sketch's tuner starts at its "
+                         "first round from those and from similar workloads' records on this device (this run's "
+                         "included); a task with no successful trial yet counts at its untuned default configuration "
+                         "(measured in the warm-up round)\n",
                          r.WarmTasks(), r.tasks.size());
     }
     std::string line = LatencyLine(r);

@@ -15,6 +15,7 @@
 #include "schedule/sketch_selector.h"
 #include "schedule/task_loop.h"
 #include "schedule/tuner_start.h"
+#include "warmstart/flow.h"
 
 namespace tt {
 namespace {
@@ -82,6 +83,7 @@ class NetworkRun {
   std::string ExplainChoice(size_t task) const;
   RunRecorder& Recorder(Sketch& sketch);
   std::optional<double> MeasureDefault(Sketch& sketch, Budget& budget);
+  void StartTuner(size_t task, size_t sketch);
   [[noreturn]] void Broken(const std::string& error);
 
   SqliteHistoryStore& store_;
@@ -296,18 +298,35 @@ void NetworkRun::WarmUp(Budget& budget) {
     report.default_time_s = MeasureDefault(slots_[i].sketches[MostPromising(i)], budget);
     if (report.default_time_s) store_.SetDefaultTime(report_.network_run_id, static_cast<int>(i), *report.default_time_s);
   }
-  // The tuners start from everything recorded, the warm-up's trials included.
-  for (size_t i = 0; i < slots_.size(); ++i)
-    for (size_t s = 0; s < slots_[i].sketches.size(); ++s) {
-      Sketch& sketch = slots_[i].sketches[s];
-      const TunerStart start = StartTaskTuner(*sketch.task, store_, sketch.ids, sketch.ref, o_.tuner, sketch.seed,
-                                              o_.tuner_options, o_.retry_failed);
-      report_.tasks[i].sketches[s].flow = start.explanation;
+  // Each tuner starts at its sketch's first round (StartTuner); until then the schedulers see
+  // what the history holds, the warm-up's trials included.
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    for (Sketch& sketch : slots_[i].sketches) {
+      sketch.task->NoteBest(HistoryBest(store_, sketch.ids));
       if (sketch.recorder) sketch.recorder->End("finished");  // the warm-up's run
       sketch.recorder.reset();
-      sketch.tuner = start.tuner;
     }
-  for (size_t i = 0; i < slots_.size(); ++i) Refresh(slots_[i], report_.tasks[i]);
+    Refresh(slots_[i], report_.tasks[i]);
+  }
+}
+
+// A sketch's tuner, made when the sketch is first given a round, so that it starts from
+// everything recorded by then: the task's own trials, and (for a tuner other than auto, which
+// reads the history its own way) the records of similar workloads on this device, this run's
+// finished rounds included: the tasks tuned earlier in the run give the later ones a warm start.
+void NetworkRun::StartTuner(size_t task, size_t s) {
+  Sketch& sketch = slots_[task].sketches[s];
+  std::optional<TunerPrime> prime;
+  if (o_.tuner != "auto") {
+    const FlowTask flow{sketch.task->workload(), sketch.ref, sketch.ids, &sketch.task->space(), o_.retry_failed};
+    SimilarWorkloadsStart similar = SimilarWorkloadsWarmStart(store_, flow);
+    if (similar.workloads > 0)
+      prime = TunerPrime{std::move(similar.warm_start), "warm start from " + similar.Describe()};
+  }
+  const TunerStart start = StartTaskTuner(*sketch.task, store_, sketch.ids, sketch.ref, o_.tuner, sketch.seed,
+                                          o_.tuner_options, o_.retry_failed, prime ? &*prime : nullptr);
+  report_.tasks[task].sketches[s].flow = start.explanation;
+  sketch.tuner = start.tuner;
 }
 
 void NetworkRun::Search(Budget& budget, const NetworkProgress& progress) {
@@ -325,7 +344,9 @@ void NetworkRun::Search(Budget& budget, const NetworkProgress& progress) {
     UpdatePriors(t);
     std::vector<SketchState> sketch_states;
     for (const Sketch& s : slot.sketches) sketch_states.push_back(s.state);
-    Sketch& sketch = slot.sketches[selector->Pick(sketch_states, rng_)];
+    const size_t s = selector->Pick(sketch_states, rng_);
+    Sketch& sketch = slot.sketches[s];
+    if (!sketch.task->started()) StartTuner(t, s);
     const auto size = static_cast<size_t>(std::min(o_.batch_size, budget.left()));
     const StepOutcome step = RunStep(*sketch.task, measurer_, &Recorder(sketch), size, interrupt_);
     budget.Spend(step.measured);

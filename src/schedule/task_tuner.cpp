@@ -1,5 +1,7 @@
 #include "schedule/task_tuner.h"
 
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
@@ -21,8 +23,12 @@ TaskTuneReport TuneTask(TrialHistory& store, Measurer& measurer, TuningTask& tas
                         const std::atomic<bool>* interrupt, const BatchObserver& observe,
                         const std::function<void(const TaskTuneReport&)>& started) {
   o.Check();
-  const TunerStart start =
-      StartTaskTuner(task, store, ids, kernel_template, o.tuner, o.seed, o.tuner_options, o.retry_failed, o.cross_device);
+  std::optional<TunerPrime> prime;
+  if (o.cross_device && !o.cross_device->sources.empty())
+    prime = TunerPrime{o.cross_device->warm_start,
+                       "warm start from other devices' records of this task: " + o.cross_device->Describe()};
+  const TunerStart start = StartTaskTuner(task, store, ids, kernel_template, o.tuner, o.seed, o.tuner_options,
+                                          o.retry_failed, prime ? &*prime : nullptr);
   const nlohmann::json options_json = o.tuner_options;
   RunRecorder recorder(store, ids,
                        {o.recorded_tuner.empty() ? start.tuner : o.recorded_tuner, options_json.dump(), o.seed,

@@ -20,17 +20,15 @@ void CheckTunerChoice(const std::string& name, const ConfigSpace& probe, uint64_
 TunerStart StartTaskTuner(TuningTask& task, const TrialHistory& store, const TaskIds& ids,
                           const TemplateRef& kernel_template, const std::string& name, uint64_t seed,
                           const std::map<std::string, std::string>& options, bool retry_failed,
-                          const CrossDeviceStart* cross_device) {
+                          const TunerPrime* prime) {
   if (name != kAuto) {
-    const bool primed = cross_device && !cross_device->sources.empty();
     task.StartTuner([&](const ConfigSpace& space) {
       auto tuner = MakeTuner(name, space, seed, options);
-      if (primed) tuner->Prime(cross_device->warm_start);
+      if (prime) tuner->Prime(prime->warm_start);
       return tuner;
     });
     SeedFromHistory(task, store, ids, retry_failed);
-    if (!primed) return {name, ""};
-    return {name, "warm start from other devices' records of this task: " + cross_device->Describe()};
+    return {name, prime ? prime->explanation : ""};
   }
   FlowChoice choice;
   task.StartTuner([&](const ConfigSpace& space) {

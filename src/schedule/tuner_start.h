@@ -8,7 +8,7 @@
 
 #include "history/trial_history.h"
 #include "schedule/tuning_task.h"
-#include "warmstart/cross_device.h"
+#include "tuners/warm_start.h"
 
 namespace tt {
 
@@ -21,11 +21,17 @@ struct TunerStart {
 void CheckTunerChoice(const std::string& name, const ConfigSpace& probe, uint64_t seed,
                       const std::map<std::string, std::string>& options);
 
-// `cross_device` (may be null): other devices' records of the task, which prime a tuner other
-// than auto (auto reads the history its own way).
+// Records of other devices or other workloads that prime a tuner other than auto (auto reads
+// the history its own way), and what they are, for the run's explanation.
+struct TunerPrime {
+  WarmStart warm_start;
+  std::string explanation;
+};
+
+// `prime` (may be null) primes a tuner other than auto.
 TunerStart StartTaskTuner(TuningTask& task, const TrialHistory& store, const TaskIds& ids,
                           const TemplateRef& kernel_template, const std::string& name, uint64_t seed,
                           const std::map<std::string, std::string>& options, bool retry_failed,
-                          const CrossDeviceStart* cross_device = nullptr);
+                          const TunerPrime* prime = nullptr);
 
 }  // namespace tt

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <map>
 
 #include "core/errors.h"
 #include "space/config_adapt.h"
@@ -87,6 +88,51 @@ std::vector<float> WorkloadFeatures(const Workload& workload) {
   for (const auto& [name, value] : workload.dims)
     features.push_back(static_cast<float>(std::log2(std::max<int64_t>(value, 1))));
   return features;
+}
+
+std::string SimilarWorkloadsStart::Describe() const {
+  return fmt::format("{} records of {} other workload{} of this run or earlier (best match {}, score {:.2f})", records,
+                     workloads, workloads == 1 ? "" : "s", best_match.Key(), best_match_score);
+}
+
+SimilarWorkloadsStart SimilarWorkloadsWarmStart(const TrialHistory& history, const FlowTask& task,
+                                                size_t max_workloads) {
+  const auto& t = task.kernel_template;
+  const HistoryScope scope{history.TemplateVersions(t.name, t.knob_schema, t.source_hash), task.ids.device};
+  const CandidateSearch search = FindCandidates(history, scope, task.workload, TargetExtentsOf(*task.space));
+  // The best-matching other workloads, each as one source of at least two ok records.
+  std::map<std::string, std::vector<const RankedRecord*>> by_workload;
+  std::map<std::string, double> score;
+  for (const RankedRecord& r : search.records) {
+    if (r.workload == task.workload) continue;  // the task's own records seed it instead
+    by_workload[r.workload.Key()].push_back(&r);
+    score[r.workload.Key()] = r.match_score;
+  }
+  std::vector<std::string> keys;
+  for (const auto& [key, records] : by_workload)
+    if (std::count_if(records.begin(), records.end(), [](const RankedRecord* r) { return r->gflops > 0; }) >= 2)
+      keys.push_back(key);
+  std::stable_sort(keys.begin(), keys.end(), [&](const auto& a, const auto& b) { return score[a] > score[b]; });
+  if (keys.size() > max_workloads) keys.resize(max_workloads);
+
+  SimilarWorkloadsStart start;
+  start.warm_start.workload_features = WorkloadFeatures(task.workload);
+  std::vector<RankedRecord> kept;
+  for (size_t source = 0; source < keys.size(); ++source)
+    for (const RankedRecord* r : by_workload[keys[source]]) {
+      start.warm_start.transfer.push_back(
+          {r->values, WorkloadFeatures(r->workload), r->gflops, r->match_score, static_cast<int>(source)});
+      kept.push_back(*r);
+    }
+  std::stable_sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return a.metric > b.metric; });
+  start.warm_start.candidates = Adapted(*task.space, kept);
+  start.workloads = static_cast<int>(keys.size());
+  start.records = start.warm_start.transfer.size();
+  if (!keys.empty()) {
+    start.best_match = by_workload[keys.front()].front()->workload;
+    start.best_match_score = score[keys.front()];
+  }
+  return start;
 }
 
 FlowChoice ChooseFlow(const TrialHistory& store, const FlowTask& task, uint64_t seed,

@@ -52,6 +52,22 @@ struct FlowChoice {
 FlowChoice ChooseFlow(const TrialHistory& store, const FlowTask& task, uint64_t seed,
                       const FlowOptions& options = {});
 
+// Other workloads' records of the task's template on the task's device (earlier runs, and the
+// finished batches of this one), as a warm start for a tuner other than auto: the records of
+// the `max_workloads` best-matching workloads with at least two ok records each, as transfer
+// samples with one source per workload (bo models each source and weighs it by its match
+// score), and the best of them adapted to this space as candidates.
+struct SimilarWorkloadsStart {
+  WarmStart warm_start;
+  int workloads = 0;
+  size_t records = 0;
+  Workload best_match;
+  double best_match_score = 0;
+  std::string Describe() const;  // "12 records of 3 workloads of this run or earlier (best match ..., score 0.71)"
+};
+SimilarWorkloadsStart SimilarWorkloadsWarmStart(const TrialHistory& history, const FlowTask& task,
+                                                size_t max_workloads = 4);
+
 // The trials of one task as a tuner's Seed takes them (lean read: no logs, no repeat times);
 // trials whose key does not fit `space` (e.g. other pins) are left out, and so are transient
 // failures (all of them with `retry_transient`, else all but repeated timeouts: see

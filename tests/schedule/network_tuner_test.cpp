@@ -189,6 +189,28 @@ TEST(TuneNetwork, HistoryOfTheDeviceDecidesWhichSketchesATaskTriesFirst) {
     EXPECT_EQ(s.measured > 0, s.template_name == "conv2d_oc_vec") << s.template_name << " " << s.measured;
 }
 
+// A sketch's tuner starts at its first round, from what is recorded by then: the task tuned
+// first has nothing of a similar workload to start from; the next one starts from its records.
+TEST(TuneNetwork, ATaskTunedLaterInTheRunStartsFromTheRecordsOfOneTunedBefore) {
+  TempDir dir;
+  auto store = SqliteHistoryStore::Open(dir.File("h.db"));
+  FakeMeasurer fake{testing::IndexGflops};
+  NetworkTuneOptions o = Options("round-robin", 24);
+  o.tuner = "bo";
+  const auto report = TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, Tiny(), o, nullptr);
+  const auto flow = [&](size_t task) {
+    for (const auto& s : report.tasks.at(task).sketches)
+      if (s.template_name == "gemm_tiled") return s.flow;
+    ADD_FAILURE() << "no gemm_tiled sketch";
+    return std::string();
+  };
+  EXPECT_EQ(flow(0), "");
+  EXPECT_EQ(flow(1).rfind("warm start from ", 0), 0u) << flow(1);
+  EXPECT_NE(flow(1).find("of 1 other workload of this run or earlier (best match gemm:m=16,n=16,k=16"),
+            std::string::npos)
+      << flow(1);
+}
+
 TEST(TuneNetwork, BadOptionsAreRefusedBeforeAnythingIsWritten) {
   TempDir dir;
   const std::string db = dir.File("h.db");
