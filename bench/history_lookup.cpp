@@ -94,7 +94,7 @@ Lookup FindFor(const std::string& db, const tt::Workload& workload) {
   const tt::HistoryScope scope{queries.TemplateVersions(std::string(kernel.name()), tt::KnobSchema(space), kernel.SourceHash()),
                                queries.DeviceId(SyntheticDevice().Fingerprint())};
   Lookup lookup;
-  lookup.search = tt::FindCandidates(queries, scope, workload, tt::TargetExtentsOf(space));
+  lookup.search = tt::FindCandidates(*store, scope, workload, tt::TargetExtentsOf(space));
   for (const auto& r : lookup.search.records) {
     const auto a = tt::AdaptConfig(space, r.values);
     if (a && !a->why_invalid && ++lookup.adapted == 16) break;  // gga's first population
