@@ -156,10 +156,12 @@ print(f"\nEvery layer at its untuned default: {ms(med(defaults))} ms (median ove
       ". Latencies are estimates: the sum over tasks of weight x best measured time; a task with no "
       "successful trial yet is left out, '-' is before the first round after the warm-up.")
 EOF
-echo
-echo "Commands (seeds ${seeds[*]}, schedulers ${schedulers[*]}, each on a fresh database and POCL cache):"
-printf '    %s\n' "${commands[@]}" | awk '!seen[$0]++' | sed -n '1,3p'
-echo "    ..."
+if ((${#commands[@]} > 0)); then
+  echo
+  echo "Commands (seeds ${seeds[*]}, schedulers ${schedulers[*]}, each on a fresh database and POCL cache):"
+  printf '    %s\n' "${commands[@]}" | awk '!seen[$0]++' | sed -n '1,3p'
+  echo "    ..."
+fi
 
 if [[ "$onednn" == 1 ]]; then
   echo
