@@ -18,14 +18,15 @@ for dir in "$a" "$b"; do
 done
 out="${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/tt-tuning-time.XXXXXX")}"
 mkdir -p "$out"
-run() {  # side, bin dir
-  rm -rf "$out/pocl-$1" "$out/$1.db"
-  local start end
+run() {  # side, bin dir, then the tune-network options
+  local side=$1 bin=$2 start end
+  shift 2
+  rm -rf "$out/pocl-$side" "$out/$side.db"
   start=$(date +%s.%N)
-  POCL_CACHE_DIR="$out/pocl-$1" "$2/tensortune" tune-network "$network" --trials "$trials" --db "$out/$1.db" \
-    --seed "${SEED:-1}" "$@" >"$out/$1.log" 2>&1 || true
+  POCL_CACHE_DIR="$out/pocl-$side" "$bin/tensortune" tune-network "$network" --trials "$trials" --db "$out/$side.db" \
+    --seed "${SEED:-1}" "$@" >"$out/$side.log" 2>&1 || true
   end=$(date +%s.%N)
-  echo "$end - $start" | bc >"$out/$1.wall"
+  echo "$end - $start" | bc >"$out/$side.wall"
 }
 run A "$a" "$@" &
 run B "$b" "$@" &
