@@ -189,6 +189,8 @@ int TensortuneMain(int argc, char** argv) {
   net_cmd->add_option("--min-time", net.min_time_s, "Minimum total timed seconds per configuration")->capture_default_str();
   net_cmd->add_option("--time-limit", net.tuning.time_limit_s, "Stop after this many seconds (0: no limit)")->capture_default_str();
   net_cmd->add_flag("--retry-failed", net.tuning.retry_failed, "Measure again configs whose only records are environment failures");
+  net_cmd->add_flag("--warm-similar", net.tuning.warm_similar,
+                    "Start each tuner (other than auto) from similar workloads' records on this device, this run's included");
   net_cmd->add_flag("--json", net.json, "Print one JSON summary instead of text");
 
   tt::CompareOptions compare;

@@ -310,10 +310,11 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
       if (!network.untuned.empty())
         out << UntunedLine(network, model) << " (`tensortune tasks " << o.network << "` lists them)\n";
       out << fmt::format("{} of {} tasks have trials of their own in the history; each sketch's tuner starts at its "
-                         "first round from those and from similar workloads' records on this device (this run's "
-                         "included); a task with no successful trial yet counts at its untuned default configuration "
-                         "(measured in the warm-up round)\n",
-                         r.WarmTasks(), r.tasks.size());
+                         "first round from those{}; a task with no successful trial yet counts at its untuned default "
+                         "configuration (measured in the warm-up round)\n",
+                         r.WarmTasks(), r.tasks.size(),
+                         options.warm_similar ? " and from similar workloads' records on this device (this run's included)"
+                                              : "");
     }
     std::string line = LatencyLine(r);
     if (r.last_task >= 0) {  // the task just tuned, and its best so far

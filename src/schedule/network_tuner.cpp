@@ -311,13 +311,14 @@ void NetworkRun::WarmUp(Budget& budget) {
 }
 
 // A sketch's tuner, made when the sketch is first given a round, so that it starts from
-// everything recorded by then: the task's own trials, and (for a tuner other than auto, which
-// reads the history its own way) the records of similar workloads on this device, this run's
-// finished rounds included: the tasks tuned earlier in the run give the later ones a warm start.
+// everything recorded by then: the task's own trials, and with --warm-similar (for a tuner
+// other than auto, which reads the history its own way) the records of similar workloads on
+// this device, this run's finished rounds included: the tasks tuned earlier in the run give the
+// later ones a warm start.
 void NetworkRun::StartTuner(size_t task, size_t s) {
   Sketch& sketch = slots_[task].sketches[s];
   std::optional<TunerPrime> prime;
-  if (o_.tuner != "auto") {
+  if (o_.warm_similar && o_.tuner != "auto") {
     const FlowTask flow{sketch.task->workload(), sketch.ref, sketch.ids, &sketch.task->space(), o_.retry_failed};
     SimilarWorkloadsStart similar = SimilarWorkloadsWarmStart(store_, flow);
     if (similar.workloads > 0)

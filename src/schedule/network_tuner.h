@@ -32,6 +32,10 @@ struct NetworkTuneOptions {
   uint64_t seed = 1;
   SchedulerOptions scheduling;  // ucb_c is also the sketch UCB's constant
   bool retry_failed = false;    // measure again configs whose only records are transient failures
+  // A tuner other than auto starts primed with similar workloads' records on this device (this
+  // run's finished rounds included). Off by default: one side-by-side ResNet-18 pair came out
+  // better at one thread and worse at two (docs/results.md).
+  bool warm_similar = false;
   std::string command;  // recorded with the run
 
   // Throws UserError (naming the options as the command line spells them) for a count, a time

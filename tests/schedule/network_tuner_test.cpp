@@ -190,14 +190,16 @@ TEST(TuneNetwork, HistoryOfTheDeviceDecidesWhichSketchesATaskTriesFirst) {
     EXPECT_EQ(s.measured > 0, s.template_name == "conv2d_oc_vec") << s.template_name << " " << s.measured;
 }
 
-// A sketch's tuner starts at its first round, from what is recorded by then: the task tuned
-// first has nothing of a similar workload to start from; the next one starts from its records.
+// With --warm-similar, a sketch's tuner starts at its first round from what is recorded by
+// then: the task tuned first has nothing of a similar workload to start from; the next one
+// starts from its records. Without, neither is primed.
 TEST(TuneNetwork, ATaskTunedLaterInTheRunStartsFromTheRecordsOfOneTunedBefore) {
   TempDir dir;
   auto store = SqliteHistoryStore::Open(dir.File("h.db"));
   FakeMeasurer fake{testing::IndexGflops};
   NetworkTuneOptions o = Options("round-robin", 24);
   o.tuner = "bo";
+  o.warm_similar = true;
   const auto report = TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, Tiny(), o, nullptr);
   const auto flow = [&](size_t task) {
     for (const auto& s : report.tasks.at(task).sketches)
@@ -210,6 +212,13 @@ TEST(TuneNetwork, ATaskTunedLaterInTheRunStartsFromTheRecordsOfOneTunedBefore) {
   EXPECT_NE(flow(1).find("of 1 other workload of this run or earlier (best match gemm:m=16,n=16,k=16"),
             std::string::npos)
       << flow(1);
+
+  TempDir plain_dir;
+  auto plain_store = SqliteHistoryStore::Open(plain_dir.File("h.db"));
+  o.warm_similar = false;
+  const auto plain = TuneNetwork(*plain_store, fake, CpuDevice(), testing::kLimits, Tiny(), o, nullptr);
+  for (const auto& t : plain.tasks)
+    for (const auto& s : t.sketches) EXPECT_EQ(s.flow, "") << s.template_name;
 }
 
 TEST(TuneNetwork, BadOptionsAreRefusedBeforeAnythingIsWritten) {
