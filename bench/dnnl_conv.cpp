@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "bench_common.h"
+#include "dnnl_common.h"
 
 namespace {
 constexpr const char* kProgram = "dnnl_conv";
@@ -133,16 +134,6 @@ bool MatchesReference(const std::vector<float>& got, const std::vector<double>& 
   return true;
 }
 
-// The memory in the primitive's chosen layout: `user` itself when the layouts agree.
-memory InPrimitiveLayout(memory user, const memory::desc& wanted, const dnnl::engine& engine,
-                         dnnl::stream& stream) {
-  if (user.get_desc() == wanted) return user;
-  memory converted(wanted, engine);
-  dnnl::reorder(user, converted).execute(stream, user, converted);
-  stream.wait();
-  return converted;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -159,12 +150,7 @@ int main(int argc, char** argv) {
   const memory::desc src_user(SrcDims(s), f32, Tag::nchw);
   const memory::desc wei_user(WeightDims(s), f32, WeightTag(s));
   const memory::desc dst_user(DstDims(s), f32, Tag::nchw);
-  const memory::dims strides = {s.stride, s.stride}, padding = {s.pad, s.pad};
-  const dnnl::convolution_forward::desc desc(
-      dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_auto, memory::desc(SrcDims(s), f32, Tag::any),
-      memory::desc(WeightDims(s), f32, Tag::any), memory::desc(DstDims(s), f32, Tag::any), strides, padding,
-      padding);
-  const dnnl::convolution_forward::primitive_desc pd(desc, engine);
+  const auto pd = bench::PreferredConvolution(engine, SrcDims(s), WeightDims(s), DstDims(s), s.stride, s.pad);
   const dnnl::convolution_forward conv(pd);
 
   std::vector<float> src = bench::SmallIntegers(Elements(SrcDims(s)), 1);
@@ -173,8 +159,8 @@ int main(int argc, char** argv) {
   memory src_mem(src_user, engine, src.data()), wei_mem(wei_user, engine, wei.data()),
       dst_mem(dst_user, engine, dst.data());
 
-  memory src_conv = InPrimitiveLayout(src_mem, pd.src_desc(), engine, stream);
-  memory wei_conv = InPrimitiveLayout(wei_mem, pd.weights_desc(), engine, stream);
+  memory src_conv = bench::InPrimitiveLayout(src_mem, pd.src_desc(), engine, stream);
+  memory wei_conv = bench::InPrimitiveLayout(wei_mem, pd.weights_desc(), engine, stream);
   memory dst_conv = dst_user == pd.dst_desc() ? dst_mem : memory(pd.dst_desc(), engine);
   const std::unordered_map<int, memory> args = {
       {DNNL_ARG_SRC, src_conv}, {DNNL_ARG_WEIGHTS, wei_conv}, {DNNL_ARG_DST, dst_conv}};

@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -26,8 +27,8 @@
 #include <vector>
 
 #include "bench_common.h"
+#include "dnnl_common.h"
 #include "oneapi/dnnl/dnnl.h"
-#include "oneapi/dnnl/dnnl.hpp"
 
 namespace {
 
@@ -65,23 +66,18 @@ Layer Convolution(const std::string& line, std::istringstream& in, bool depthwis
   if (n < 1 || ci < 1 || kh < 1 || kw < 1 || stride < 1 || h + 2 * pad < kh || w + 2 * pad < kw) Fail("bad shape '" + line + "'");
   const memory::dims src{n, ci, h, w}, dst{n, co, (h + 2 * pad - kh) / stride + 1, (w + 2 * pad - kw) / stride + 1};
   const memory::dims wei = depthwise ? memory::dims{ci, 1, 1, kh, kw} : memory::dims{co, ci, kh, kw};
-  const auto f32 = memory::data_type::f32;
-  const dnnl::convolution_forward::desc desc(
-      dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_auto, memory::desc(src, f32, Tag::any),
-      memory::desc(wei, f32, Tag::any), memory::desc(dst, f32, Tag::any), {stride, stride}, {pad, pad}, {pad, pad});
-  const dnnl::convolution_forward::primitive_desc pd(desc, engine);
-  const auto filled = [&](const memory::dims& dims, Tag tag, const memory::desc& wanted, uint64_t seed) {
+  const auto pd = bench::PreferredConvolution(engine, src, wei, dst, stride, pad);
+  const auto placed = [&](const memory::dims& dims, Tag tag, const memory::desc& wanted, uint64_t seed) {
     size_t count = 1;
     for (auto d : dims) count *= static_cast<size_t>(d);
-    std::vector<float> host = bench::SmallIntegers(count, seed);
-    memory user(memory::desc(dims, f32, tag), engine, host.data());
-    memory placed(wanted, engine);
-    dnnl::reorder(user, placed).execute(stream, user, placed);
-    stream.wait();
-    return placed;
+    // oneDNN owns the plain buffer too: it is the layer's own when no reorder is needed.
+    memory user(memory::desc(dims, memory::data_type::f32, tag), engine);
+    const std::vector<float> host = bench::SmallIntegers(count, seed);
+    std::memcpy(user.get_data_handle(), host.data(), count * sizeof(float));
+    return bench::InPrimitiveLayout(user, wanted, engine, stream);
   };
-  const memory s = filled(src, Tag::nchw, pd.src_desc(), 1);
-  const memory k = filled(wei, depthwise ? Tag::goihw : Tag::oihw, pd.weights_desc(), 2);
+  const memory s = placed(src, Tag::nchw, pd.src_desc(), 1);
+  const memory k = placed(wei, depthwise ? Tag::goihw : Tag::oihw, pd.weights_desc(), 2);
   const memory d(pd.dst_desc(), engine);
   const dnnl::convolution_forward conv(pd);
   const std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, s}, {DNNL_ARG_WEIGHTS, k}, {DNNL_ARG_DST, d}};

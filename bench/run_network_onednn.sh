@@ -50,31 +50,30 @@ run_network "$work/run_1.json"
 # oneDNN computes, in network order, for dnnl_network.
 python3 - "$work/run_1.json" "$work/sequence.txt" >"$work/calls.tsv" <<'PY'
 import json, sys
+
+def library_call(op, d):  # (dnnl_network's layer line, the single-layer program's arguments)
+    if op == "conv2d" and d["dilation"] == "1":
+        fields = " ".join(d[k] for k in ("n", "ci", "h", "w", "co", "kh", "kw", "stride", "pad"))
+        return "conv " + fields, "dnnl_conv " + fields
+    if op == "depthwise_conv2d" and d["dilation"] == "1":
+        fields = " ".join(d[k] for k in ("n", "c", "h", "w", "kh", "kw", "stride", "pad"))
+        return "dw " + fields, "dnnl_conv --depthwise " + fields
+    if op == "gemm":
+        fields = " ".join(d[k] for k in ("m", "n", "k"))
+        return "gemm " + fields, "dnnl_sgemm " + fields
+    return None, ""
+
 seen = set()
 sequence = open(sys.argv[2], "w")
 for layer in json.load(open(sys.argv[1]))["layers"]:
     key = layer["workload"]
     op, dims = key.split(":", 1)
-    d = dict(kv.split("=") for kv in dims.split(","))
-    if op == "conv2d" and d["dilation"] == "1":
-        sequence.write("conv " + " ".join(d[k] for k in ("n", "ci", "h", "w", "co", "kh", "kw", "stride", "pad")) + "\n")
-    elif op == "depthwise_conv2d" and d["dilation"] == "1":
-        sequence.write("dw " + " ".join(d[k] for k in ("n", "c", "h", "w", "kh", "kw", "stride", "pad")) + "\n")
-    elif op == "gemm":
-        sequence.write("gemm " + " ".join(d[k] for k in ("m", "n", "k")) + "\n")
-    if key in seen:
-        continue
-    seen.add(key)
-    d = dict(kv.split("=") for kv in dims.split(","))
-    if op == "conv2d" and d["dilation"] == "1":
-        args = "dnnl_conv " + " ".join(d[k] for k in ("n", "ci", "h", "w", "co", "kh", "kw", "stride", "pad"))
-    elif op == "depthwise_conv2d" and d["dilation"] == "1":
-        args = "dnnl_conv --depthwise " + " ".join(d[k] for k in ("n", "c", "h", "w", "kh", "kw", "stride", "pad"))
-    elif op == "gemm":
-        args = "dnnl_sgemm " + " ".join(d[k] for k in ("m", "n", "k"))
-    else:
-        args = ""
-    print(f"{key}\t{args}")
+    line, args = library_call(op, dict(kv.split("=") for kv in dims.split(",")))
+    if line:
+        sequence.write(line + "\n")
+    if key not in seen:
+        seen.add(key)
+        print(f"{key}\t{args}")
 PY
 
 time_libraries() {  # $1: the file for this round's per-layer medians
