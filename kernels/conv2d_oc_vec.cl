@@ -1,11 +1,14 @@
 // Direct 2-D convolution vectorized over output channels (TVM's x86 conv2d_NCHWc schedule,
 // oneDNN's blocked direct convolution): each work-item computes OCV float vectors of VEC
 // output channels times a TOH x TOW block of output pixels, and for every input value loaded
-// once broadcasts it against the weight vectors. Input and output are NCHW; the weights come
-// packed as OIHW16o ([ceil(CO/16)][CI][KH][KW][16], src/ops/channel_blocking.h), so the VEC
-// channels of one vector (VEC divides 16, channel groups start at multiples of VEC) are
-// contiguous. Channel counts, rows and columns that no block divides are computed in the
-// padded lanes and positions and not stored; inputs outside the image read as zero.
+// once broadcasts it against the weight vectors. The weights come packed as OIHW16o
+// ([ceil(CO/16)][CI][KH][KW][16], src/ops/channel_blocking.h), so the VEC channels of one
+// vector (VEC divides 16, channel groups start at multiples of VEC) are contiguous. Input and
+// output are NCHW, or NCHW16c where IN_BLOCKED / OUT_BLOCKED is 1 (the conv2d_oc_vec_nchwc
+// sketch): a blocked output stores each vector with one store, its lanes past CO zero, so
+// that channel-blocked layers (depthwise_conv2d_nchwc) chain without conversions. Channel
+// counts, rows and columns that no block divides are computed in the padded lanes and
+// positions and not stored; inputs outside the image read as zero.
 //
 // NDRange: (column blocks rounded up to WG, row blocks, N * channel groups); work-groups WG x 1 x 1.
 // floatv, VLOAD, VSTORE come from vector_types.cl, UNROLL_IF from conv_common.cl, and
@@ -14,6 +17,16 @@
 #define FB ((CO + VEC * OCV - 1) / (VEC * OCV))  // channel groups per image
 #define COP ((CO + 15) / 16 * 16)          // output channels in the packed weights
 #define TAPS (CI * KH * KW)
+#ifndef IN_BLOCKED
+#define IN_BLOCKED 0
+#endif
+#ifndef OUT_BLOCKED
+#define OUT_BLOCKED 0
+#endif
+#define IPS (IN_BLOCKED ? 16 : 1)                         // floats from one input pixel to the next
+#define CIP (IN_BLOCKED ? (CI + 15) / 16 * 16 : CI)       // channels per input image, padding included
+// Input channel c's first element in its image.
+#define IN_PLANE(c) (IN_BLOCKED ? ((c) / 16 * 16 * H * W + (c) % 16) : (c) * H * W)
 
 // One kernel tap (c, ky, kx): weight vectors, then each input value against all of them.
 // GUARD = 0 where the work-item's whole input window lies inside the image; otherwise the
@@ -26,10 +39,10 @@
     _Pragma("unroll") for (int r = 0; r < TOH; ++r) {                                           \
       const int iy = (y0 + r) * STRIDE - PAD + ky * DIL;                                        \
       const bool row_in = iy >= 0 && iy < H;                                                    \
-      __global const float* row = plane + (GUARD ? clamp(iy, 0, H - 1) : iy) * W;               \
+      __global const float* row = plane + (GUARD ? clamp(iy, 0, H - 1) : iy) * W * IPS;         \
       _Pragma("unroll") for (int t = 0; t < TOW; ++t) {                                         \
         const int ix = ix0 + t * STRIDE + kx * DIL;                                             \
-        float v = row[GUARD ? clamp(ix, 0, W - 1) : ix];                                        \
+        float v = row[(GUARD ? clamp(ix, 0, W - 1) : ix) * IPS];                                \
         if (GUARD) v = (row_in && ix >= 0 && ix < W) ? v : 0.0f;                                \
         _Pragma("unroll") for (int j = 0; j < OCV; ++j) acc[j][r][t] = fma((floatv)(v), wv[j], acc[j][r][t]); \
       }                                                                                         \
@@ -38,7 +51,7 @@
 
 #define REDUCE(GUARD)                                        \
   for (int c = 0; c < CI; ++c) {                             \
-    __global const float* plane = image + c * H * W;         \
+    __global const float* plane = image + IN_PLANE(c);       \
     for (int ky = 0; ky < KH; ++ky) {                        \
       UNROLL_IF(UNROLL_KW)                                   \
       for (int kx = 0; kx < KW; ++kx) {                      \
@@ -53,7 +66,7 @@ void conv2d_oc_vec(__global const float* restrict data, __global const float* re
                    __global float* restrict out) {
   PIXEL_BLOCK_ORIGIN;
   const int n = get_global_id(2) / FB, f0 = get_global_id(2) % FB * (VEC * OCV);
-  __global const float* image = data + (size_t)n * CI * H * W;
+  __global const float* image = data + (size_t)n * CIP * H * W;
 
   // Vector j's weights; a vector wholly past the packed channels reads vector 0's (not stored).
   __global const float* wp[OCV];
@@ -77,6 +90,42 @@ void conv2d_oc_vec(__global const float* restrict data, __global const float* re
     REDUCE(1)
   }
 
+#if OUT_BLOCKED
+#pragma unroll
+  for (int j = 0; j < OCV; ++j) {
+    const int f = f0 + j * VEC;
+    if (f >= COP) break;
+#if CO % 16
+    if (f + VEC > CO) {  // the last block's padding lanes: zero, as the layout holds them
+      float lanes[VEC];
+#pragma unroll
+      for (int r = 0; r < TOH; ++r)
+#pragma unroll
+        for (int t = 0; t < TOW; ++t) {
+          VSTORE(acc[j][r][t], lanes);
+          for (int l = CO - f > 0 ? CO - f : 0; l < VEC; ++l) lanes[l] = 0.0f;
+          acc[j][r][t] = VLOAD(lanes);
+        }
+    }
+#endif
+    __global float* plane = out + ((size_t)n * COP + f / 16 * 16) * OH * OW + f % 16;
+#pragma unroll
+    for (int r = 0; r < TOH; ++r)
+#pragma unroll
+      for (int t = 0; t < TOW; ++t)
+        if (y0 + r < OH && x0 + t < OW) VSTORE(acc[j][r][t], plane + ((y0 + r) * OW + x0 + t) * 16);
+  }
+#if CO % 16
+  // The last channel group also zeroes the padding lanes past its vectors.
+  if (f0 + VEC * OCV >= CO && f0 + VEC * OCV < COP) {
+    __global float* plane = out + ((size_t)n * COP + (COP - 16)) * OH * OW;
+    for (int r = 0; r < TOH; ++r)
+      for (int t = 0; t < TOW; ++t)
+        if (y0 + r < OH && x0 + t < OW)
+          for (int l = (f0 + VEC * OCV) % 16; l < 16; ++l) plane[((y0 + r) * OW + x0 + t) * 16 + l] = 0.0f;
+  }
+#endif
+#else
 #pragma unroll
   for (int j = 0; j < OCV; ++j) {
     float lanes[TOH][TOW][VEC];
@@ -96,4 +145,5 @@ void conv2d_oc_vec(__global const float* restrict data, __global const float* re
           if (y0 + r < OH && x0 + t < OW) plane[(y0 + r) * OW + x0 + t] = lanes[r][t][l];
     }
   }
+#endif
 }

@@ -29,6 +29,7 @@ struct RunNetworkOptions {
   int64_t min_runs = 3;
   uint64_t seed = 1;
   bool exact_only = false;
+  bool fastest_each = false;  // every layer its workload's fastest kernel, whatever the conversions
   std::string binary_cache;  // a program binary cache directory; empty: none
   bool json = false;
 };

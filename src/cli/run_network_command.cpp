@@ -3,6 +3,9 @@
 // has the shape of the previous layer's output reads that output (converted on the device when
 // the two sketches want different layouts). Each layer is checked once against the CPU
 // reference; then the whole sequence is timed and printed next to tune-network's estimate.
+// Where a layer's recorded kernels want different activation layouts (NCHW or NCHW16c), each
+// is timed here with the conversions between them, and the layers run the plan of least total
+// time (cli/layout_plan.h) rather than each its fastest kernel alone.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -15,6 +18,7 @@
 #include <ostream>
 
 #include "cli/kernel_pack_commands.h"
+#include "cli/layout_plan.h"
 #include "core/errors.h"
 #include "core/option_checks.h"
 #include "core/rng.h"
@@ -172,6 +176,79 @@ double EventSeconds(cl_event first, cl_event last) {
 
 std::string Ms(double seconds) { return seconds > 0 ? fmt::format("{:.4g}", seconds * 1e3) : "-"; }
 
+size_t OutputIndex(const tensortune::KernelSpec& spec) {
+  for (size_t a = 0; a < spec.arguments.size(); ++a)
+    if (spec.arguments[a].is_output) return a;
+  return spec.arguments.size() - 1;
+}
+
+LayoutCandidate LayoutsOf(const tensortune::KernelSpec& spec) {
+  return {spec.arguments.front().layout, spec.arguments[OutputIndex(spec)].layout, 0};
+}
+
+bool SameLayouts(const LayoutCandidate& a, const LayoutCandidate& b) { return a.input == b.input && a.output == b.output; }
+
+// A layer reads its predecessor's output through a device conversion (NCHW <-> NCHW16c).
+bool Convertible(tensortune::Layout from, tensortune::Layout to) {
+  return from != to && tensortune::PlainLayout(from) == tensortune::PlainLayout(to) &&
+         tensortune::PlainLayout(to) == tensortune::Layout::kNCHW;
+}
+
+// The kernels of a workload worth weighing in a layout plan: the source's best, and for every
+// other pair of activation layouts the fastest exact record of a sketch that has it.
+std::vector<tensortune::KernelSpec> LayoutCandidates(const Workload& w, const tensortune::ConfigSource& source,
+                                                     const tensortune::DeviceDescription& device,
+                                                     const tensortune::PrepareOptions& prepare) {
+  const tensortune::Workload pw = runtime::ToPublic(w);
+  std::vector<tensortune::KernelSpec> kept{tensortune::Choose(pw, source, device, prepare)};
+  for (const KernelTemplate* t : ApplicableTemplates(w)) {
+    if (t->name() == kept.front().choice.kernel_template) continue;
+    tensortune::KernelSpec spec;
+    try {
+      spec = tensortune::Choose(pw, source, device, {std::string(t->name()), tensortune::Origin::kExact});
+    } catch (const tensortune::Error&) {
+      continue;  // no exact record of this sketch
+    }
+    const auto same = std::find_if(kept.begin(), kept.end(), [&](const tensortune::KernelSpec& k) {
+      return SameLayouts(LayoutsOf(k), LayoutsOf(spec));
+    });
+    if (same == kept.end())
+      kept.push_back(std::move(spec));
+    else if (same != kept.begin() && spec.choice.recorded_time_s < same->choice.recorded_time_s)
+      *same = std::move(spec);
+  }
+  return kept;
+}
+
+// Median device time of `op` over five runs after a warm-up, on buffers of its own.
+double TimeAlone(const Session& session, const tensortune::Operator& op, Rng& rng) {
+  std::vector<MemHandle> owned;
+  std::vector<cl_mem> buffers;
+  for (size_t a = 0; a < op.arguments().size(); ++a) {
+    const auto& arg = op.arguments()[a];
+    std::vector<float> data = arg.is_output ? std::vector<float>(arg.elements, 0.0f)
+                                            : tensortune::ToLayout(RandomPlain(arg, a, rng), arg.layout, arg.dims);
+    if (data.size() != arg.elements) data.resize(arg.elements, 0.0f);
+    cl_int status = CL_SUCCESS;
+    owned.emplace_back(clCreateBuffer(session.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                      data.size() * sizeof(float), data.data(), &status));
+    Check(status, "clCreateBuffer");
+    buffers.push_back(owned.back().get());
+  }
+  op.Run(session.queue(), buffers);  // the first launch is not timed
+  std::vector<double> times;
+  for (int run = 0; run < 5; ++run) {
+    std::vector<cl_event> events;
+    tensortune::EnqueueOptions enqueue;
+    enqueue.events = &events;
+    op.Enqueue(session.queue(), buffers, enqueue);
+    Check(clFinish(session.queue()), "clFinish");
+    times.push_back(EventSeconds(events.front(), events.back()));
+    for (cl_event e : events) clReleaseEvent(e);
+  }
+  return Median(times);
+}
+
 int Run(const RunNetworkOptions& o, std::ostream& out, std::ostream& err) {
   CheckCount("--batch", o.batch, kMaxNetworkBatch);
   CheckCount("--min-runs", o.min_runs, kMaxRuns);
@@ -198,15 +275,83 @@ int Run(const RunNetworkOptions& o, std::ostream& out, std::ostream& err) {
   tensortune::PrepareOptions prepare;
   if (o.exact_only) prepare.least_trusted = tensortune::Origin::kExact;
 
-  // One operator per distinct workload, in network order.
-  std::map<std::string, tensortune::Operator> ops;
-  std::map<std::string, tensortune::Operator> conversions;
+  // The kernels each distinct workload could run: a pack's kernel; a history's best and, unless
+  // --fastest-each, the fastest recorded kernel of each other pair of activation layouts.
+  std::map<std::string, std::vector<tensortune::KernelSpec>> candidates;
   for (const Instance& instance : instances) {
     const std::string key = instance.workload.Key();
-    if (ops.count(key)) continue;
+    if (candidates.count(key)) continue;
     const tensortune::Workload w = runtime::ToPublic(instance.workload);
-    ops.emplace(key, history ? runtime.Prepare(w, *history, prepare) : runtime.Prepare(w, *pack, prepare));
+    if (history && !o.fastest_each)
+      candidates[key] = LayoutCandidates(instance.workload, *history, runtime.device(), prepare);
+    else
+      candidates[key] = {history ? tensortune::Choose(w, *history, runtime.device(), prepare)
+                                 : tensortune::Choose(w, *pack, runtime.device(), prepare)};
   }
+
+  // One operator per distinct kernel; layers with a choice of layouts time theirs here.
+  std::map<std::string, tensortune::Operator> ops;
+  const auto op_of = [&](const tensortune::KernelSpec& spec) -> const tensortune::Operator& {
+    const std::string key = spec.workload + "|" + spec.choice.kernel_template + "|" + spec.choice.config_key;
+    auto it = ops.find(key);
+    if (it == ops.end()) it = ops.emplace(key, runtime.Prepare(spec)).first;
+    return it->second;
+  };
+  Rng timing_rng(o.seed + 1);
+  std::map<const tensortune::KernelSpec*, double> alone_s;
+  std::vector<ChainLayer> chain(instances.size());
+  for (size_t i = 0; i < instances.size(); ++i) {
+    const auto& list = candidates.at(instances[i].workload.Key());
+    for (const tensortune::KernelSpec& spec : list) {
+      LayoutCandidate c = LayoutsOf(spec);
+      if (list.size() > 1) {
+        if (!alone_s.count(&spec)) alone_s[&spec] = TimeAlone(session, op_of(spec), timing_rng);
+        c.seconds = alone_s[&spec];
+      }
+      chain[i].candidates.push_back(c);
+    }
+    if (i > 0) {
+      const auto& before = candidates.at(instances[i - 1].workload.Key()).front();
+      chain[i].reads_previous = before.arguments[OutputIndex(before)].dims == list.front().arguments.front().dims;
+    }
+  }
+  std::map<std::string, tensortune::Operator> conversions;
+  const auto conversion_of = [&](tensortune::Layout from, tensortune::Layout to,
+                                 const std::vector<int64_t>& dims) -> const tensortune::Operator& {
+    const std::string key = std::string(tensortune::ToString(from)) + ">" + tensortune::ToString(to) +
+                            fmt::format(":{}", fmt::join(dims, ","));
+    auto it = conversions.find(key);
+    if (it == conversions.end()) it = conversions.emplace(key, runtime.PrepareConversion(from, to, dims)).first;
+    return it->second;
+  };
+  std::map<std::string, double> conversion_s;
+  const auto input_dims = [&](size_t layer) { return candidates.at(instances[layer].workload.Key()).front().arguments.front().dims; };
+  const auto conversion_cost = [&](size_t layer, tensortune::Layout from, tensortune::Layout to) {
+    if (!Convertible(from, to)) return 0.0;
+    const auto dims = input_dims(layer);
+    const std::string key = fmt::format("{}>{}:{}", tensortune::ToString(from), tensortune::ToString(to), fmt::join(dims, ","));
+    if (!conversion_s.count(key)) conversion_s[key] = TimeAlone(session, conversion_of(from, to, dims), timing_rng);
+    return conversion_s[key];
+  };
+  const bool weighed = std::any_of(chain.begin(), chain.end(), [](const ChainLayer& l) { return l.candidates.size() > 1; });
+  const std::vector<size_t> plan = weighed ? PlanLayouts(chain, conversion_cost) : std::vector<size_t>(instances.size(), 0);
+  // How many conversions a plan runs (the fastest-each plan is all zeros).
+  const auto conversions_in = [&](const std::vector<size_t>& p) {
+    int count = 0;
+    for (size_t i = 1; i < chain.size(); ++i)
+      count += chain[i].reads_previous &&
+               Convertible(chain[i - 1].candidates[p[i - 1]].output, chain[i].candidates[p[i]].input);
+    return count;
+  };
+  const int conversions_fastest_each = conversions_in(std::vector<size_t>(instances.size(), 0));
+  std::vector<const tensortune::Operator*> layer_ops(instances.size());
+  int layers_replanned = 0;
+  for (size_t i = 0; i < instances.size(); ++i) {
+    layer_ops[i] = &op_of(candidates.at(instances[i].workload.Key())[plan[i]]);
+    layers_replanned += plan[i] != 0;
+  }
+  std::map<std::string, const tensortune::Operator*> used;  // the kernels the network runs, by workload
+  for (size_t i = 0; i < instances.size(); ++i) used[instances[i].workload.Key() + "|" + layer_ops[i]->choice().kernel_template] = layer_ops[i];
 
   // Buffers and the sequence of launches.
   Rng rng(o.seed);
@@ -215,7 +360,7 @@ int Run(const RunNetworkOptions& o, std::ostream& out, std::ostream& err) {
   std::optional<DeviceTensor> previous;
   int conversion_count = 0;
   for (size_t i = 0; i < instances.size(); ++i) {
-    const tensortune::Operator& op = ops.at(instances[i].workload.Key());
+    const tensortune::Operator& op = *layer_ops[i];
     const auto& args = op.arguments();
     std::vector<cl_mem> buffers(args.size());
     for (size_t a = 0; a < args.size(); ++a) {
@@ -229,16 +374,10 @@ int Run(const RunNetworkOptions& o, std::ostream& out, std::ostream& err) {
           results[i].chained = true;
           continue;
         }
-        const bool convertible = tensortune::PlainLayout(previous->layout) == tensortune::PlainLayout(args[a].layout) &&
-                                 tensortune::PlainLayout(args[a].layout) == tensortune::Layout::kNCHW;
-        if (convertible) {
-          const std::string key = std::string(tensortune::ToString(previous->layout)) + ">" +
-                                  tensortune::ToString(args[a].layout) + fmt::format(":{}", fmt::join(args[a].dims, ","));
-          auto it = conversions.find(key);
-          if (it == conversions.end())
-            it = conversions.emplace(key, runtime.PrepareConversion(previous->layout, args[a].layout, args[a].dims)).first;
+        if (Convertible(previous->layout, args[a].layout)) {
+          const tensortune::Operator& convert = conversion_of(previous->layout, args[a].layout, args[a].dims);
           buffers[a] = session.Buffer(std::vector<float>(args[a].elements, NAN));
-          steps.push_back({&it->second, {previous->buffer, buffers[a]}, -1,
+          steps.push_back({&convert, {previous->buffer, buffers[a]}, -1,
                            fmt::format("{} -> {}", tensortune::ToString(previous->layout), tensortune::ToString(args[a].layout))});
           ++conversion_count;
           results[i].chained = true;
@@ -324,7 +463,7 @@ int Run(const RunNetworkOptions& o, std::ostream& out, std::ostream& err) {
   double estimated = 0;
   int estimated_layers = 0;
   for (size_t i = 0; i < instances.size(); ++i) {
-    const auto& c = ops.at(instances[i].workload.Key()).choice();
+    const auto& c = layer_ops[i]->choice();
     if (c.origin == tensortune::Origin::kExact && c.recorded_time_s > 0) {
       estimated += c.recorded_time_s;
       ++estimated_layers;
@@ -335,17 +474,21 @@ int Run(const RunNetworkOptions& o, std::ostream& out, std::ostream& err) {
   if (o.json) {
     nlohmann::json layers = nlohmann::json::array();
     for (size_t i = 0; i < instances.size(); ++i) {
-      const auto& op = ops.at(instances[i].workload.Key());
+      const auto& op = *layer_ops[i];
       layers.push_back({{"layer", instances[i].name}, {"workload", instances[i].workload.Key()},
                         {"template", op.choice().kernel_template}, {"config_key", op.choice().config_key},
                         {"origin", tensortune::ToString(op.choice().origin)}, {"note", op.choice().note},
                         {"chained", results[i].chained}, {"check", results[i].check},
+                        {"input_layout", tensortune::ToString(op.arguments().front().layout)},
+                        {"output_layout", tensortune::ToString(op.arguments()[OutputIndex(op.spec())].layout)},
                         {"max_abs_error", results[i].max_error},
                         {"recorded_time_s", op.choice().origin == tensortune::Origin::kExact ? op.choice().recorded_time_s : 0},
                         {"measured_time_s", results[i].measured_s}});
     }
     nlohmann::json j = {{"network", network.name}, {"batch", o.batch}, {"device", session.info().name},
                         {"source", source_name}, {"layers", layers}, {"conversions", conversion_count},
+                        {"layout_plan", {{"weighed", weighed}, {"layers_replanned", layers_replanned},
+                                         {"conversions_fastest_each", conversions_fastest_each}}},
                         {"verified", !failed}, {"runs", wall.size()},
                         {"measured_latency_s", failed ? nlohmann::json(nullptr) : nlohmann::json(measured)},
                         {"kernels_latency_s", failed ? nlohmann::json(nullptr) : nlohmann::json(kernels_s)},
@@ -358,22 +501,27 @@ int Run(const RunNetworkOptions& o, std::ostream& out, std::ostream& err) {
     out << fmt::format("{} (batch {}) on {}: {} layers, {} kernels and {} layout conversions from {}\n\n"
                        "| # | layer | workload | sketch | origin | input | check | estimated ms | measured ms |\n"
                        "|---|---|---|---|---|---|---|---|---|\n",
-                       network.name, o.batch, session.info().name, instances.size(), ops.size(), conversion_count,
+                       network.name, o.batch, session.info().name, instances.size(), used.size(), conversion_count,
                        source_name);
     for (size_t i = 0; i < instances.size(); ++i) {
-      const auto& c = ops.at(instances[i].workload.Key()).choice();
+      const auto& c = layer_ops[i]->choice();
       out << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", i, instances[i].name,
                          instances[i].workload.Key(), c.kernel_template, tensortune::ToString(c.origin),
                          results[i].chained ? "previous" : "random", results[i].check,
                          Ms(c.origin == tensortune::Origin::kExact ? c.recorded_time_s : 0), Ms(results[i].measured_s));
     }
     int fallbacks = 0;
-    for (const auto& [key, op] : ops) fallbacks += op.choice().origin != tensortune::Origin::kExact;
+    for (const auto& [key, op] : used) fallbacks += op->choice().origin != tensortune::Origin::kExact;
     if (fallbacks > 0)
       out << fmt::format("\n{} of {} kernels are fallbacks (no verified trial of their own workload on this device):\n",
-                         fallbacks, ops.size());
-    for (const auto& [key, op] : ops)
-      if (op.choice().origin != tensortune::Origin::kExact) out << "  " << key << ": " << op.choice().note << "\n";
+                         fallbacks, used.size());
+    for (const auto& [key, op] : used)
+      if (op->choice().origin != tensortune::Origin::kExact) out << "  " << key << ": " << op->choice().note << "\n";
+    if (weighed)
+      out << fmt::format("\nlayout plan: {} of {} layers run a kernel other than their fastest alone, so that the "
+                         "network runs {} layout conversions instead of {} (kernels and conversions timed here; "
+                         "--fastest-each turns this off)\n",
+                         layers_replanned, instances.size(), conversion_count, conversions_fastest_each);
   }
   if (failed) {
     err << "tensortune: a layer's output differs from the CPU reference (see the check column); no latency is "

@@ -5,6 +5,11 @@
 // per work-item). TVM's tile_ic blocks the input's channels in an NCHWc activation layout;
 // here the activations stay NCHW, so it has no counterpart. Blocks need not divide the shape:
 // the kernel guards the tails, so odd channel counts and widths keep every vector width.
+//
+// conv2d_oc_vec_nchwc is the same kernel on channel-blocked activations (oneDNN's nChw16c):
+// it writes NCHW16c and reads NCHW16c, except an image of at most 4 channels (a network's
+// stem), which it reads as NCHW as oneDNN's first convolution does. A network whose
+// depthwise layers run blocked then needs no layout conversions between them.
 #include "ops/build_options.h"
 #include "ops/conv2d_template_base.h"
 #include "ops/conv2d_templates.h"
@@ -36,14 +41,24 @@ std::optional<std::string> CheckOcVec(const ConvShape& s, const DeviceLimits& li
   return t.pixels.WhyInvalid(s, limits);
 }
 
+// The channels up to which an image stays NCHW in the blocked sketch.
+constexpr int64_t kMaxPlainImageChannels = 4;
+
+bool ReadsBlocked(const ConvShape& s) { return s.ci > kMaxPlainImageChannels; }
+
 class Conv2dOcVec final : public Conv2dTemplate {
  public:
-  std::string_view name() const override { return "conv2d_oc_vec"; }
+  explicit Conv2dOcVec(bool blocked) : blocked_(blocked) {}
+
+  std::string_view name() const override { return blocked_ ? "conv2d_oc_vec_nchwc" : "conv2d_oc_vec"; }
   std::string_view description() const override {
-    return "direct, vectorized over output channels (vec x tile_oc) times tile_oh x tile_ow pixels, weights "
-           "pre-packed OIHW16o";
+    return blocked_ ? "direct, vectorized over output channels (vec x tile_oc) times tile_oh x tile_ow pixels, on "
+                      "NCHW16c activations (an image of up to 4 channels read as NCHW) and OIHW16o weights"
+                    : "direct, vectorized over output channels (vec x tile_oc) times tile_oh x tile_ow pixels, weights "
+                      "pre-packed OIHW16o";
   }
   std::string_view kernel_name() const override { return "conv2d_oc_vec"; }
+  bool vectorizes_channels() const override { return true; }
   std::string_view source() const override {
     static const std::string text = JoinKernelSources({"vector_types.cl", "conv_common.cl", "pixel_blocks.cl", "conv2d_oc_vec.cl"});
     return text;
@@ -51,16 +66,33 @@ class Conv2dOcVec final : public Conv2dTemplate {
 
   // The weights are the packed ones, as a deployed model stores them after a one-off packing.
   std::vector<BufferSpec> Buffers(const Workload& w) const override {
+    const ConvShape s = ConvShape::Of(w);
     auto buffers = Conv2dTemplate::Buffers(w);
-    buffers[1].elements = static_cast<size_t>(PackedWeightElements(ConvShape::Of(w)));
+    buffers[1].elements = static_cast<size_t>(PackedWeightElements(s));
+    if (blocked_) {
+      if (ReadsBlocked(s)) buffers[0].elements = static_cast<size_t>(BlockedElements(s.n, s.ci, s.h * s.w));
+      buffers[2].elements = static_cast<size_t>(BlockedElements(s.n, s.co, s.oh * s.ow));
+    }
     return buffers;
   }
 
-  std::vector<size_t> ChannelBlockedBuffers() const override { return {1}; }  // OIHW16o weights
+  // OIHW16o weights; NCHW16c activations in the blocked sketch.
+  std::vector<size_t> ChannelBlockedBuffers(const Workload& w) const override {
+    if (!blocked_) return {1};
+    if (ReadsBlocked(ConvShape::Of(w))) return {0, 1, 2};
+    return {1, 2};
+  }
 
   void Reference(const Workload& w, const std::vector<const float*>& in, float* out) const override {
-    const std::vector<float> oihw = UnpackWeightsByOutputChannel(ConvShape::Of(w), in[1]);
-    Conv2dTemplate::Reference(w, {in[0], oihw.data()}, out);
+    const ConvShape s = ConvShape::Of(w);
+    const std::vector<float> oihw = UnpackWeightsByOutputChannel(s, in[1]);
+    if (!blocked_) return Conv2dTemplate::Reference(w, {in[0], oihw.data()}, out);
+    const std::vector<float> plain_in =
+        ReadsBlocked(s) ? UnblockChannels(in[0], s.n, s.ci, s.h * s.w) : std::vector<float>(in[0], in[0] + s.input_elements());
+    std::vector<float> plain_out(static_cast<size_t>(s.output_elements()));
+    Conv2dTemplate::Reference(w, {plain_in.data(), oihw.data()}, plain_out.data());
+    const std::vector<float> blocked = BlockChannels(plain_out.data(), s.n, s.co, s.oh * s.ow);
+    std::copy(blocked.begin(), blocked.end(), out);
   }
 
   ConfigSpace Space(const Workload& w, const DeviceLimits& limits) const override {
@@ -78,8 +110,10 @@ class Conv2dOcVec final : public Conv2dTemplate {
 
   std::string BuildOptions(const Workload& w, const ConfigSpace& space, const Config& c) const override {
     const OcVecTiles t(space, c);
-    return ShapeOptions(ConvShape::Of(w)) + Define("VEC", t.vec) + Define("OCV", t.oc) + Define("UNROLL_KW", t.unroll_kw) +
-           t.pixels.BuildOptions();
+    const ConvShape s = ConvShape::Of(w);
+    return ShapeOptions(s) + Define("VEC", t.vec) + Define("OCV", t.oc) + Define("UNROLL_KW", t.unroll_kw) +
+           t.pixels.BuildOptions() +
+           (blocked_ ? Define("IN_BLOCKED", ReadsBlocked(s) ? 1 : 0) + Define("OUT_BLOCKED", 1) : std::string());
   }
 
   LaunchGeometry Geometry(const Workload& w, const ConfigSpace& space, const Config& c) const override {
@@ -87,12 +121,20 @@ class Conv2dOcVec final : public Conv2dTemplate {
     const OcVecTiles t(space, c);
     return t.pixels.Geometry(s, s.n * t.channel_groups(s));
   }
+
+ private:
+  bool blocked_;
 };
 
 }  // namespace
 
 const KernelTemplate& Conv2dOcVecTemplate() {
-  static const Conv2dOcVec instance;
+  static const Conv2dOcVec instance(false);
+  return instance;
+}
+
+const KernelTemplate& Conv2dOcVecNchwcTemplate() {
+  static const Conv2dOcVec instance(true);
   return instance;
 }
 

@@ -15,6 +15,9 @@ const KernelTemplate& Conv2dDirectVecTemplate();
 // direct convolution vectorized over output channels, with weights pre-packed as OIHW16o
 // (TVM's x86 conv2d_NCHWc knobs; kernels/conv2d_oc_vec.cl, src/ops/conv2d_oc_vec_template.cpp);
 const KernelTemplate& Conv2dOcVecTemplate();
+// the same on NCHW16c activations (an image of up to 4 channels read as NCHW), so that it
+// chains with depthwise_conv2d_nchwc without layout conversions;
+const KernelTemplate& Conv2dOcVecNchwcTemplate();
 // Winograd F(2x2,3x3), fused into one kernel, for 3x3 stride-1 undilated convolutions;
 const KernelTemplate& Conv2dWinogradTemplate();
 // implicit GEMM: weights x im2col(data) with gemm_tiled's register tiling and the im2col

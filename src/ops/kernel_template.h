@@ -76,6 +76,10 @@ class KernelTemplate {
   // Tiles staged in __local memory: a gain where local memory is on-chip (GPUs), a copy on a
   // CPU device, whose local memory is ordinary memory. Tuning tries such sketches last there.
   virtual bool stages_in_local_memory() const { return false; }
+  // Float vectors over channels (output channels, or the channel blocks of NCHW16c), the way
+  // CPU libraries (oneDNN, TVM's x86 schedules) vectorize convolutions. Tuning tries such
+  // sketches first on a CPU device.
+  virtual bool vectorizes_channels() const { return false; }
   // Why this template cannot compute `workload` (e.g. Winograd needs a 3x3 stride-1 kernel).
   virtual std::optional<std::string> WhyNotApplicable(const Workload&) const { return std::nullopt; }
 
@@ -91,7 +95,7 @@ class KernelTemplate {
   virtual std::vector<BufferSpec> Buffers(const Workload& workload) const = 0;
   // The Buffers() indices stored channel-blocked (NCHW16c activations, OIHW16o weights) rather
   // than in their plain layout (ops/launch_plan.h says each buffer's layout); none by default.
-  virtual std::vector<size_t> ChannelBlockedBuffers() const { return {}; }
+  virtual std::vector<size_t> ChannelBlockedBuffers(const Workload&) const { return {}; }
   virtual double Flops(const Workload& workload) const = 0;
   // Fills `output` from `inputs` (the non-output buffers, in Buffers() order).
   virtual void Reference(const Workload& workload, const std::vector<const float*>& inputs,

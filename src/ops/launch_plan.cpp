@@ -83,7 +83,7 @@ std::vector<BufferLayout> BufferLayouts(const KernelTemplate& kernel, const Work
   const std::vector<BufferSpec> specs = kernel.Buffers(workload);
   std::vector<BufferLayout> layouts = PlainLayouts(workload, specs.size());
   if (layouts.size() != specs.size()) throw std::logic_error("buffer count differs from the operator's");
-  for (const size_t i : kernel.ChannelBlockedBuffers()) layouts.at(i).layout = Blocked(layouts[i].layout);
+  for (const size_t i : kernel.ChannelBlockedBuffers(workload)) layouts.at(i).layout = Blocked(layouts[i].layout);
   for (size_t i = 0; i < specs.size(); ++i)
     if (layouts[i].dims.empty()) layouts[i].dims = {static_cast<int64_t>(specs[i].elements)};
   return layouts;

@@ -67,7 +67,8 @@ const std::vector<OperatorEntry>& Registry() {
        [] {
          return std::vector<const KernelTemplate*>{&Conv2dDirectLocalTemplate(), &Conv2dDirectGlobalTemplate(),
                                                    &Conv2dDirectVecTemplate(), &Conv2dOcVecTemplate(),
-                                                   &Conv2dWinogradTemplate(), &Conv2dImplicitGemmTemplate()};
+                                                   &Conv2dWinogradTemplate(), &Conv2dImplicitGemmTemplate(),
+                                                   &Conv2dOcVecNchwcTemplate()};
        },
        ConvProblem},
       {{"depthwise_conv2d", "n=1,c=32,h=112,w=112,kh=3,kw=3,stride=1,pad=1[,dilation=1]",

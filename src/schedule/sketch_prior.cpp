@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "schedule/sketch_selector.h"
+
 namespace tt {
 namespace {
 
@@ -13,11 +15,17 @@ constexpr double kShapeDimWeight = 4;
 // Evidence this light (one dissimilar workload) moves the prior only part of the way.
 constexpr double kDevicePreferenceWeight = 0.1;
 constexpr double kLocalMemoryOnCpu = 0.5;
+// Not vectorized over channels, on a CPU: still worth a first look (at least kNothingAgainst),
+// after the sketches that are.
+constexpr double kNoChannelVectorsOnCpu = 0.95;
+static_assert(kNoChannelVectorsOnCpu >= kNothingAgainst);
 
 bool ShapeDim(const std::string& name) { return name == "kh" || name == "kw" || name == "stride" || name == "dilation"; }
 
 double DevicePreference(const KernelTemplate& sketch, const DeviceInfo& device) {
-  return sketch.stages_in_local_memory() && device.type == "cpu" ? kLocalMemoryOnCpu : 1;
+  if (device.type != "cpu") return 1;
+  if (sketch.stages_in_local_memory()) return kLocalMemoryOnCpu;
+  return sketch.vectorizes_channels() ? 1 : kNoChannelVectorsOnCpu;
 }
 
 }  // namespace
@@ -65,7 +73,9 @@ std::string DescribePrior(const SketchPrior& prior, const KernelTemplate& sketch
   if (prior.workloads > 0)
     return fmt::format("{:.2f} of the fastest sketch on {} other workload{}", prior.ratio, prior.workloads,
                        prior.workloads == 1 ? "" : "s");
-  if (DevicePreference(sketch, device) < 1) return "no evidence; it stages tiles in local memory, ordinary memory on a CPU";
+  if (DevicePreference(sketch, device) < 1)
+    return sketch.stages_in_local_memory() ? "no evidence; it stages tiles in local memory, ordinary memory on a CPU"
+                                           : "no evidence; on a CPU, sketches with vectors over channels go first";
   return "no evidence yet";
 }
 

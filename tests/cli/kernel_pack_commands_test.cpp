@@ -86,6 +86,51 @@ TEST(RunNetworkCommand, ChainsLayersThroughLayoutConversionsChecksEachAndTimesTh
   EXPECT_NE(text.out.find("2 layout conversions"), std::string::npos) << text.out;
 }
 
+// With channel-blocked kernels of the stem and the pointwise layer recorded too (slower alone),
+// run-network times both layouts and the conversions, and runs the plan it chose: whatever
+// it is, every layer is checked, and the conversions it counts are the layout changes
+// between chained layers. --fastest-each runs the recorded best of each, with 2 conversions.
+TEST(RunNetworkCommand, WeighsKernelsOfOtherLayoutsWithTheConversionsTheySave) {
+  MixedNetwork s;
+  Prepare(s);
+  const DeviceInfo device = ocl::EnumerateDevices().front().info;
+  const auto any = [](const ConfigSpace&, const Config&) { return true; };
+  for (const char* shape : {"n=1,ci=3,h=12,w=12,co=20,kh=3,kw=3,stride=1,pad=1", "n=1,ci=20,h=12,w=12,co=24,kh=1,kw=1,stride=1,pad=0"}) {
+    const Workload w = ParseWorkload("conv2d", shape);
+    testing::Record(s.db, w, "conv2d_oc_vec_nchwc", testing::FindConfig(w, "conv2d_oc_vec_nchwc", device, any), device, 0.5);
+  }
+  const auto r = RunProgram(kProgram + " run-network " + s.network + " --db " + s.db + kQuick + " --json", s.dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["verified"].get<bool>());
+  EXPECT_TRUE(j["layout_plan"]["weighed"].get<bool>());
+  EXPECT_EQ(j["layout_plan"]["conversions_fastest_each"], 2);
+  int changes = 0, replanned = 0;
+  for (size_t i = 0; i < 5; ++i) {
+    const auto& layer = j["layers"][i];
+    EXPECT_EQ(layer["check"], "ok") << layer.dump();
+    if (i == 0 || i == 3) {
+      const bool blocked = layer["template"] == "conv2d_oc_vec_nchwc";
+      EXPECT_TRUE(blocked || layer["template"] == "conv2d_oc_vec") << layer.dump();
+      EXPECT_EQ(layer["output_layout"], blocked ? "NCHW16c" : "NCHW");
+      EXPECT_EQ(layer["input_layout"], blocked && i == 3 ? "NCHW16c" : "NCHW") << "an image of 3 channels stays NCHW";
+      replanned += blocked;
+    }
+    if (i > 0 && layer["chained"].get<bool>()) changes += j["layers"][i - 1]["output_layout"] != layer["input_layout"];
+  }
+  EXPECT_EQ(j["conversions"], changes);
+  EXPECT_EQ(j["layout_plan"]["layers_replanned"], replanned);
+
+  const auto each = RunProgram(kProgram + " run-network " + s.network + " --db " + s.db + kQuick + " --json --fastest-each",
+                               s.dir.path());
+  ASSERT_EQ(each.exit_code, 0) << each.out << each.err;
+  const auto k = nlohmann::json::parse(each.out);
+  EXPECT_FALSE(k["layout_plan"]["weighed"].get<bool>());
+  EXPECT_EQ(k["conversions"], 2);
+  EXPECT_EQ(k["layers"][0]["template"], "conv2d_oc_vec");
+  EXPECT_EQ(k["layers"][3]["template"], "conv2d_oc_vec");
+}
+
 TEST(RunNetworkCommand, FallbacksAreLabelledAndExactOnlyRefusesThem) {
   MixedNetwork s;
   Prepare(s, /*with_fc=*/false);

@@ -1,4 +1,5 @@
 #include "schedule/sketch_prior.h"
+#include "schedule/sketch_selector.h"
 
 #include <gtest/gtest.h>
 
@@ -59,6 +60,19 @@ TEST(SketchPriors, WithoutEvidenceLocalMemorySketchesComeLastOnACpuOnly) {
   EXPECT_NE(DescribePrior(cpu[0], *sketches[0], Device("cpu")).find("local memory"), std::string::npos);
   const auto gpu = SketchPriors(task, sketches, {}, Device("gpu"));
   EXPECT_DOUBLE_EQ(gpu[0].ratio, 1);
+}
+
+TEST(SketchPriors, WithoutEvidenceChannelVectorSketchesComeFirstOnACpuOnly) {
+  const std::vector<const KernelTemplate*> sketches{&Sketch("conv2d_direct_vec"), &Sketch("conv2d_oc_vec_nchwc"),
+                                                    &Sketch("conv2d_winograd")};
+  const Workload task = Conv(64, 64, 56, 3, 1);
+  const auto cpu = SketchPriors(task, sketches, {}, Device("cpu"));
+  EXPECT_DOUBLE_EQ(cpu[1].ratio, 1);
+  EXPECT_LT(cpu[0].ratio, 1);
+  EXPECT_LT(cpu[2].ratio, 1);
+  EXPECT_GE(cpu[0].ratio, kNothingAgainst) << "still tried before any sketch gets a second look";
+  EXPECT_NE(DescribePrior(cpu[0], *sketches[0], Device("cpu")).find("vectors over channels"), std::string::npos);
+  for (const auto& p : SketchPriors(task, sketches, {}, Device("gpu"))) EXPECT_DOUBLE_EQ(p.ratio, 1);
 }
 
 }  // namespace
