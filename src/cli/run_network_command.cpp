@@ -289,53 +289,49 @@ int Run(const RunNetworkOptions& o, std::ostream& out, std::ostream& err) {
                                  : tensortune::Choose(w, *pack, runtime.device(), prepare)};
   }
 
-  // One operator per distinct kernel; layers with a choice of layouts time theirs here.
-  std::map<std::string, tensortune::Operator> ops;
+  // One operator per distinct kernel, and one per conversion.
+  std::map<std::string, tensortune::Operator> ops, conversions;
   const auto op_of = [&](const tensortune::KernelSpec& spec) -> const tensortune::Operator& {
     const std::string key = spec.workload + "|" + spec.choice.kernel_template + "|" + spec.choice.config_key;
     auto it = ops.find(key);
     if (it == ops.end()) it = ops.emplace(key, runtime.Prepare(spec)).first;
     return it->second;
   };
-  Rng timing_rng(o.seed + 1);
-  std::map<const tensortune::KernelSpec*, double> alone_s;
-  std::vector<ChainLayer> chain(instances.size());
-  for (size_t i = 0; i < instances.size(); ++i) {
-    const auto& list = candidates.at(instances[i].workload.Key());
-    for (const tensortune::KernelSpec& spec : list) {
-      LayoutCandidate c = LayoutsOf(spec);
-      if (list.size() > 1) {
-        if (!alone_s.count(&spec)) alone_s[&spec] = TimeAlone(session, op_of(spec), timing_rng);
-        c.seconds = alone_s[&spec];
-      }
-      chain[i].candidates.push_back(c);
-    }
-    if (i > 0) {
-      const auto& before = candidates.at(instances[i - 1].workload.Key()).front();
-      chain[i].reads_previous = before.arguments[OutputIndex(before)].dims == list.front().arguments.front().dims;
-    }
-  }
-  std::map<std::string, tensortune::Operator> conversions;
   const auto conversion_of = [&](tensortune::Layout from, tensortune::Layout to,
                                  const std::vector<int64_t>& dims) -> const tensortune::Operator& {
-    const std::string key = std::string(tensortune::ToString(from)) + ">" + tensortune::ToString(to) +
-                            fmt::format(":{}", fmt::join(dims, ","));
+    const std::string key = fmt::format("{}>{}:{}", tensortune::ToString(from), tensortune::ToString(to), fmt::join(dims, ","));
     auto it = conversions.find(key);
     if (it == conversions.end()) it = conversions.emplace(key, runtime.PrepareConversion(from, to, dims)).first;
     return it->second;
   };
-  std::map<std::string, double> conversion_s;
-  const auto input_dims = [&](size_t layer) { return candidates.at(instances[layer].workload.Key()).front().arguments.front().dims; };
+
+  // The layout plan: layers with kernels of more than one layout pair time them here, with the
+  // conversions they would need, and the chain takes the least total time.
+  std::vector<ChainLayer> chain(instances.size());
+  const auto kernels_of = [&](size_t layer) -> const auto& { return candidates.at(instances[layer].workload.Key()); };
+  Rng timing_rng(o.seed + 1);
+  std::map<const tensortune::Operator*, double> alone_s;
+  const auto time_alone = [&](const tensortune::Operator& op) {
+    if (!alone_s.count(&op)) alone_s[&op] = TimeAlone(session, op, timing_rng);
+    return alone_s[&op];
+  };
+  for (size_t i = 0; i < instances.size(); ++i) {
+    for (const tensortune::KernelSpec& spec : kernels_of(i)) {
+      LayoutCandidate c = LayoutsOf(spec);
+      if (kernels_of(i).size() > 1) c.seconds = time_alone(op_of(spec));
+      chain[i].candidates.push_back(c);
+    }
+    if (i > 0) {
+      const auto& before = kernels_of(i - 1).front();
+      chain[i].reads_previous = before.arguments[OutputIndex(before)].dims == kernels_of(i).front().arguments.front().dims;
+    }
+  }
   const auto conversion_cost = [&](size_t layer, tensortune::Layout from, tensortune::Layout to) {
-    if (!Convertible(from, to)) return 0.0;
-    const auto dims = input_dims(layer);
-    const std::string key = fmt::format("{}>{}:{}", tensortune::ToString(from), tensortune::ToString(to), fmt::join(dims, ","));
-    if (!conversion_s.count(key)) conversion_s[key] = TimeAlone(session, conversion_of(from, to, dims), timing_rng);
-    return conversion_s[key];
+    return Convertible(from, to) ? time_alone(conversion_of(from, to, kernels_of(layer).front().arguments.front().dims)) : 0.0;
   };
   const bool weighed = std::any_of(chain.begin(), chain.end(), [](const ChainLayer& l) { return l.candidates.size() > 1; });
-  const std::vector<size_t> plan = weighed ? PlanLayouts(chain, conversion_cost) : std::vector<size_t>(instances.size(), 0);
-  // How many conversions a plan runs (the fastest-each plan is all zeros).
+  const std::vector<size_t> fastest_each(instances.size(), 0);
+  const std::vector<size_t> plan = weighed ? PlanLayouts(chain, conversion_cost) : fastest_each;
   const auto conversions_in = [&](const std::vector<size_t>& p) {
     int count = 0;
     for (size_t i = 1; i < chain.size(); ++i)
@@ -343,11 +339,11 @@ int Run(const RunNetworkOptions& o, std::ostream& out, std::ostream& err) {
                Convertible(chain[i - 1].candidates[p[i - 1]].output, chain[i].candidates[p[i]].input);
     return count;
   };
-  const int conversions_fastest_each = conversions_in(std::vector<size_t>(instances.size(), 0));
+  const int conversions_fastest_each = conversions_in(fastest_each);
   std::vector<const tensortune::Operator*> layer_ops(instances.size());
   int layers_replanned = 0;
   for (size_t i = 0; i < instances.size(); ++i) {
-    layer_ops[i] = &op_of(candidates.at(instances[i].workload.Key())[plan[i]]);
+    layer_ops[i] = &op_of(kernels_of(i)[plan[i]]);
     layers_replanned += plan[i] != 0;
   }
   std::map<std::string, const tensortune::Operator*> used;  // the kernels the network runs, by workload

@@ -52,6 +52,32 @@ TEST(Conv2dOcVecReference, ReadsPackedWeightsAndMatchesTheOihwReference) {
   EXPECT_EQ(got, expected);
 }
 
+// The blocked sketch computes the same convolution: its reference, on blocked inputs, is the
+// plain reference blocked, with zero padding lanes; an RGB image stays NCHW.
+TEST(Conv2dOcVecNchwcReference, IsThePlainReferenceBlockedAndKeepsAnImageNchw) {
+  for (const char* shape : {"n=2,ci=3,h=7,w=6,co=19,kh=3,kw=3,stride=2,pad=1", "n=1,ci=21,h=5,w=4,co=17,kh=1,kw=1,stride=1,pad=0"}) {
+    const Workload w = ParseWorkload("conv2d", shape);
+    const ConvShape s = ConvShape::Of(w);
+    const KernelTemplate& blocked = Conv2dOcVecNchwcTemplate();
+    const bool image = s.ci <= 4;
+    const auto buffers = blocked.Buffers(w);
+    EXPECT_EQ(buffers[0].elements, static_cast<size_t>(image ? s.input_elements() : BlockedElements(s.n, s.ci, s.h * s.w)));
+    EXPECT_EQ(buffers[2].elements, static_cast<size_t>(BlockedElements(s.n, s.co, s.oh * s.ow)));
+    EXPECT_EQ(blocked.ChannelBlockedBuffers(w), image ? (std::vector<size_t>{1, 2}) : (std::vector<size_t>{0, 1, 2}));
+    std::vector<float> data = Iota(static_cast<size_t>(s.input_elements()));
+    for (float& v : data) v = static_cast<float>(static_cast<int>(v) % 7 - 3);
+    std::vector<float> oihw = Iota(static_cast<size_t>(s.co * s.ci * s.kh * s.kw));
+    for (float& v : oihw) v = static_cast<float>(static_cast<int>(v) % 5 - 2);
+    const std::vector<float> packed = PackWeightsByOutputChannel(s, oihw.data());
+    std::vector<float> plain(static_cast<size_t>(s.output_elements()));
+    Conv2dDirectGlobalTemplate().Reference(w, {data.data(), oihw.data()}, plain.data());
+    const std::vector<float> in = image ? data : BlockChannels(data.data(), s.n, s.ci, s.h * s.w);
+    std::vector<float> got(buffers[2].elements, 1.0f);
+    blocked.Reference(w, {in.data(), packed.data()}, got.data());
+    EXPECT_EQ(got, BlockChannels(plain.data(), s.n, s.co, s.oh * s.ow)) << shape;
+  }
+}
+
 TEST(Conv2dOcVecSpace, VectorWidthsComeFromTheDevice) {
   const Workload w = ParseWorkload("conv2d", "n=1,ci=8,h=14,w=14,co=32,kh=3,kw=3,stride=1,pad=1");
   const auto widths = [&](unsigned native) {
