@@ -2,47 +2,37 @@
 
 #include <nlohmann/json.hpp>
 
+#include "measure/json_message.h"
+
 namespace tt {
 namespace {
 
 using nlohmann::json;
-
-std::string Dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
-
-// Any parse or type error, or a part that does not decode, means a malformed message.
-template <typename Decode>
-auto DecodeText(std::string_view text, Decode decode) -> std::optional<decltype(decode(json()))> {
-  try {
-    return decode(json::parse(text));
-  } catch (const json::exception&) {
-    return std::nullopt;
-  }
-}
 
 [[noreturn]] void Malformed(const json& j) { throw json::other_error::create(501, "malformed part", &j); }
 
 }  // namespace
 
 std::string EncodeSetup(const RankSetup& s) {
-  return Dump({{"timeout_s", s.timeout_s},
-               {"builders", s.builders},
-               {"min_time_s", s.min_time_s},
-               {"max_repeats", s.max_repeats}});
+  return DumpMessage({{"timeout_s", s.timeout_s},
+                      {"builders", s.builders},
+                      {"min_time_s", s.min_time_s},
+                      {"max_repeats", s.max_repeats}});
 }
 
 std::optional<RankSetup> DecodeSetup(std::string_view text) {
-  return DecodeText(text, [](const json& j) {
+  return DecodeMessage(text, [](const json& j) {
     return RankSetup{j.at("timeout_s").get<double>(), j.at("builders").get<int>(), j.at("min_time_s").get<double>(),
                      j.at("max_repeats").get<int>()};
   });
 }
 
 std::string EncodeRankHello(const RankHello& h) {
-  return Dump({{"hello", EncodeHello(h.hello)}, {"host", h.host}, {"device_spec", h.device_spec}});
+  return DumpMessage({{"hello", EncodeHello(h.hello)}, {"host", h.host}, {"device_spec", h.device_spec}});
 }
 
 std::optional<RankHello> DecodeRankHello(std::string_view text) {
-  return DecodeText(text, [](const json& j) {
+  return DecodeMessage(text, [](const json& j) {
     auto hello = DecodeHello(j.at("hello").get<std::string>());
     if (!hello) Malformed(j);
     return RankHello{std::move(*hello), j.at("host").get<std::string>(), j.at("device_spec").get<std::string>()};
@@ -50,15 +40,15 @@ std::optional<RankHello> DecodeRankHello(std::string_view text) {
 }
 
 std::string EncodeWork(const RankWork& w) {
-  return Dump({{"template", w.template_name},
-               {"workload", w.workload_key},
-               {"best_time_s", w.best_time_s},
-               {"ids", w.ids},
-               {"configs", w.configs}});
+  return DumpMessage({{"template", w.template_name},
+                      {"workload", w.workload_key},
+                      {"best_time_s", w.best_time_s},
+                      {"ids", w.ids},
+                      {"configs", w.configs}});
 }
 
 std::optional<RankWork> DecodeWork(std::string_view text) {
-  return DecodeText(text, [](const json& j) {
+  return DecodeMessage(text, [](const json& j) {
     RankWork w{j.at("template").get<std::string>(), j.at("workload").get<std::string>(),
                j.at("best_time_s").get<double>(), j.at("ids").get<std::vector<int64_t>>(),
                j.at("configs").get<std::vector<std::string>>()};
@@ -75,11 +65,11 @@ std::string EncodeResults(const RankResults& r) {
                      {"result", EncodeResult(r.results[i])},
                      {"transient", r.results[i].transient},
                      {"wall_s", r.results[i].wall_s}});
-  return Dump({{"items", items}, {"broken", r.broken}});
+  return DumpMessage({{"items", items}, {"broken", r.broken}});
 }
 
 std::optional<RankResults> DecodeResults(std::string_view text) {
-  return DecodeText(text, [](const json& j) {
+  return DecodeMessage(text, [](const json& j) {
     RankResults r;
     for (const json& item : j.at("items")) {
       auto result = DecodeResult(item.at("result").get<std::string>());
@@ -94,10 +84,10 @@ std::optional<RankResults> DecodeResults(std::string_view text) {
   });
 }
 
-std::string EncodeStop(const RankStop& s) { return Dump({{"finalize", s.finalize}}); }
+std::string EncodeStop(const RankStop& s) { return DumpMessage({{"finalize", s.finalize}}); }
 
 std::optional<RankStop> DecodeStop(std::string_view text) {
-  return DecodeText(text, [](const json& j) { return RankStop{j.at("finalize").get<bool>()}; });
+  return DecodeMessage(text, [](const json& j) { return RankStop{j.at("finalize").get<bool>()}; });
 }
 
 }  // namespace tt

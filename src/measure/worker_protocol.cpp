@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "measure/json_message.h"
+
 namespace tt {
 namespace {
 
@@ -35,19 +37,6 @@ DeviceInfo DeviceFromJson(const json& j) {
   return d;
 }
 
-// Compiler logs may hold invalid UTF-8 (or a log cut mid-character): replace, never throw.
-std::string Dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
-
-// Runs `decode` on the parsed line; any parse or type error means a malformed line.
-template <typename Decode>
-auto DecodeLine(std::string_view line, Decode decode) -> std::optional<decltype(decode(json()))> {
-  try {
-    return decode(json::parse(line));
-  } catch (const json::exception&) {
-    return std::nullopt;
-  }
-}
-
 json GeometryToJson(const LaunchGeometry& g) { return {{"global", g.global}, {"local", g.local}, {"dims", g.dims}}; }
 
 LaunchGeometry GeometryFromJson(const json& j) {
@@ -71,12 +60,12 @@ PrePass PrePassFromJson(const json& j) {
 }  // namespace
 
 std::string EncodeHello(const WorkerHello& hello) {
-  if (hello.device) return Dump({{"device", DeviceToJson(*hello.device)}});
-  return Dump({{"error", hello.error}, {"error_kind", hello.user_error ? "user" : "environment"}});
+  if (hello.device) return DumpMessage({{"device", DeviceToJson(*hello.device)}});
+  return DumpMessage({{"error", hello.error}, {"error_kind", hello.user_error ? "user" : "environment"}});
 }
 
 std::optional<WorkerHello> DecodeHello(std::string_view line) {
-  return DecodeLine(line, [](const json& j) {
+  return DecodeMessage(line, [](const json& j) {
     WorkerHello hello;
     if (j.contains("device")) {
       hello.device = DeviceFromJson(j.at("device"));
@@ -115,11 +104,11 @@ std::string EncodeRequest(const WorkerRequest& r) {
             {"max_repeats", r.max_repeats},
             {"give_up_slower_than_s", r.give_up_slower_than_s}};
   if (r.pre_pass) j["pre_pass"] = PrePassToJson(*r.pre_pass);
-  return Dump(j);
+  return DumpMessage(j);
 }
 
 std::optional<WorkerRequest> DecodeRequest(std::string_view line) {
-  return DecodeLine(line, [](const json& j) {
+  return DecodeMessage(line, [](const json& j) {
     WorkerRequest r;
     const std::string kind = j.at("kind").get<std::string>();
     const auto known = std::find_if(std::begin(kKinds), std::end(kKinds), [&](auto k) { return KindName(k) == kind; });
@@ -139,13 +128,13 @@ std::optional<WorkerRequest> DecodeRequest(std::string_view line) {
 }
 
 std::string EncodeResult(const MeasureResult& r) {
-  return Dump({{"status", ToString(r.status)}, {"times_s", r.times_s}, {"time_s", r.time_s},
-               {"gflops", r.gflops}, {"compile_s", r.compile_s}, {"first_launch_s", r.first_launch_s},
-               {"verify_s", r.verify_s}, {"timed_s", r.timed_s}, {"error", r.error}});
+  return DumpMessage({{"status", ToString(r.status)}, {"times_s", r.times_s}, {"time_s", r.time_s},
+                      {"gflops", r.gflops}, {"compile_s", r.compile_s}, {"first_launch_s", r.first_launch_s},
+                      {"verify_s", r.verify_s}, {"timed_s", r.timed_s}, {"error", r.error}});
 }
 
 std::optional<MeasureResult> DecodeResult(std::string_view line) {
-  return DecodeLine(line, [](const json& j) {
+  return DecodeMessage(line, [](const json& j) {
     MeasureResult r;
     const auto status = ParseMeasureStatus(j.at("status").get<std::string>());
     if (!status) throw json::other_error::create(501, "unknown status", &j);

@@ -14,17 +14,6 @@ namespace {
 
 using testing::TempDir;
 
-DeviceInfo Device(const std::string& name) {
-  DeviceInfo d;
-  d.platform = "Portable Computing Language";
-  d.name = name;
-  d.driver_version = "3.1";
-  d.type = "cpu";
-  d.max_work_group_size = 4096;
-  d.local_mem_bytes = 1 << 20;
-  return d;
-}
-
 // An AutoTVM target or a Kernel Tuner GPU: limits unknown (NULL in the history).
 DeviceInfo ImportedDevice(const std::string& name) {
   DeviceInfo d;
@@ -44,7 +33,8 @@ void Record(const std::string& db, const std::string& shape, const std::vector<s
   const KernelTemplate& kernel = PickTemplate(w, "gemm_tiled");
   const ConfigSpace space = kernel.Space(w, {4096, 1 << 20});
   const TemplateRef ref{"gemm_tiled", "gemm", source_hash.empty() ? kernel.SourceHash() : source_hash, KnobSchema(space)};
-  const TaskIds ids = store->EnsureTask(w, kernel.Flops(w), ref, imported ? ImportedDevice(device) : Device(device));
+  const DeviceInfo recorded_on = imported ? ImportedDevice(device) : testing::CpuDevice(device);
+  const TaskIds ids = store->EnsureTask(w, kernel.Flops(w), ref, recorded_on);
   const int64_t run = store->BeginRun(ids, {"random", "", 1, "test", 1});
   std::vector<TrialRecord> trials;
   for (size_t i = 0; i < keys.size(); ++i) {
