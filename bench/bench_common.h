@@ -1,10 +1,10 @@
 #pragma once
 // Argument parsing and inputs shared by the baseline programs in bench/.
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <chrono>
 #include <functional>
 #include <vector>
 
@@ -69,8 +69,7 @@ inline int TimeSgemm(const char* program, long m, long n, long k, int threads, c
   std::printf(
       "{\"m\": %ld, \"n\": %ld, \"k\": %ld, \"threads\": %d, \"median_s\": %.9g, \"min_s\": %.9g, "
       "\"gflops\": %.6g, \"repeats\": %zu}\n",
-      m, n, k, threads, median, *std::min_element(times.begin(), times.end()), flops / median * 1e-9,
-      times.size());
+      m, n, k, threads, median, *std::min_element(times.begin(), times.end()), flops / median * 1e-9, times.size());
   return 0;
 }
 

@@ -26,7 +26,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: blas_sgemm M N K [threads=2]\n");
     return 2;
   }
-  const long m = bench::ParseCount(kProgram, argv[1], "M", 1), n = bench::ParseCount(kProgram, argv[2], "N", 1), k = bench::ParseCount(kProgram, argv[3], "K", 1);
+  const long m = bench::ParseCount(kProgram, argv[1], "M", 1), n = bench::ParseCount(kProgram, argv[2], "N", 1),
+             k = bench::ParseCount(kProgram, argv[3], "K", 1);
   const int threads = argc == 5 ? static_cast<int>(bench::ParseCount(kProgram, argv[4], "threads", 1)) : 2;
 
   // Both: the variable for any pool created lazily, the call for the one already started.
@@ -39,8 +40,8 @@ int main(int argc, char** argv) {
 
   auto sgemm = [&] {
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m), static_cast<int>(n),
-                static_cast<int>(k), 1.0f, a.data(), static_cast<int>(k), b.data(), static_cast<int>(n), 0.0f,
-                c.data(), static_cast<int>(n));
+                static_cast<int>(k), 1.0f, a.data(), static_cast<int>(k), b.data(), static_cast<int>(n), 0.0f, c.data(),
+                static_cast<int>(n));
   };
 
   return bench::TimeSgemm(kProgram, m, n, k, threads, a, b, c, sgemm);

@@ -73,9 +73,9 @@ cl_mem UploadBuffer(cl_context context, cl_command_queue queue, const std::vecto
   cl_int status = CL_SUCCESS;
   cl_mem buffer = clCreateBuffer(context, CL_MEM_READ_WRITE, data.size() * sizeof(float), nullptr, &status);
   CheckCl(status, "clCreateBuffer");
-  CheckCl(clEnqueueWriteBuffer(queue, buffer, CL_TRUE, 0, data.size() * sizeof(float), data.data(), 0, nullptr,
-                               nullptr),
-          "clEnqueueWriteBuffer");
+  CheckCl(
+      clEnqueueWriteBuffer(queue, buffer, CL_TRUE, 0, data.size() * sizeof(float), data.data(), 0, nullptr, nullptr),
+      "clEnqueueWriteBuffer");
   return buffer;
 }
 
@@ -103,7 +103,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: clblast_sgemm M N K [device_index=0]\n");
     return 2;
   }
-  const long m = bench::ParseCount(kProgram, argv[1], "M", 1), n = bench::ParseCount(kProgram, argv[2], "N", 1), k = bench::ParseCount(kProgram, argv[3], "K", 1);
+  const long m = bench::ParseCount(kProgram, argv[1], "M", 1), n = bench::ParseCount(kProgram, argv[2], "N", 1),
+             k = bench::ParseCount(kProgram, argv[3], "K", 1);
   const long index = argc == 5 ? bench::ParseCount(kProgram, argv[4], "device_index", 0) : 0;
 
   // Numbered as `tensortune devices` numbers them.
@@ -113,8 +114,8 @@ int main(int argc, char** argv) {
   const tt::ocl::Device& device = devices[index];
 
   cl_int status = CL_SUCCESS;
-  const cl_context_properties properties[] = {
-      CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(device.platform), 0};
+  const cl_context_properties properties[] = {CL_CONTEXT_PLATFORM,
+                                              reinterpret_cast<cl_context_properties>(device.platform), 0};
   cl_context context = clCreateContext(properties, 1, &device.id, nullptr, nullptr, &status);
   CheckCl(status, "clCreateContext");
   cl_command_queue queue = clCreateCommandQueue(context, device.id, CL_QUEUE_PROFILING_ENABLE, &status);
@@ -131,9 +132,9 @@ int main(int argc, char** argv) {
     cl_event event = nullptr;
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
-    const clblast::StatusCode code = clblast::Gemm<float>(
-        clblast::Layout::kRowMajor, clblast::Transpose::kNo, clblast::Transpose::kNo, m, n, k, 1.0f, a_mem, 0, k,
-        b_mem, 0, n, 0.0f, c_mem, 0, n, &queue, &event);
+    const clblast::StatusCode code =
+        clblast::Gemm<float>(clblast::Layout::kRowMajor, clblast::Transpose::kNo, clblast::Transpose::kNo, m, n, k,
+                             1.0f, a_mem, 0, k, b_mem, 0, n, 0.0f, c_mem, 0, n, &queue, &event);
     if (code != clblast::StatusCode::kSuccess) Fail("clblast::Gemm returned status " + std::to_string(int(code)));
     CheckCl(clFinish(queue), "clFinish");
     const double wall = std::chrono::duration<double>(Clock::now() - start).count();

@@ -13,15 +13,15 @@ inline dnnl::convolution_forward::primitive_desc PreferredConvolution(const dnnl
   using dnnl::memory;
   const auto f32 = memory::data_type::f32;
   const auto any = memory::format_tag::any;
-  const dnnl::convolution_forward::desc desc(
-      dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_auto, memory::desc(src, f32, any),
-      memory::desc(weights, f32, any), memory::desc(dst, f32, any), {stride, stride}, {pad, pad}, {pad, pad});
+  const dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_auto,
+                                             memory::desc(src, f32, any), memory::desc(weights, f32, any),
+                                             memory::desc(dst, f32, any), {stride, stride}, {pad, pad}, {pad, pad});
   return dnnl::convolution_forward::primitive_desc(desc, engine);
 }
 
 // The memory in the primitive's chosen layout: `user` itself when the layouts agree.
-inline dnnl::memory InPrimitiveLayout(dnnl::memory user, const dnnl::memory::desc& wanted,
-                                      const dnnl::engine& engine, dnnl::stream& stream) {
+inline dnnl::memory InPrimitiveLayout(dnnl::memory user, const dnnl::memory::desc& wanted, const dnnl::engine& engine,
+                                      dnnl::stream& stream) {
   if (user.get_desc() == wanted) return user;
   dnnl::memory converted(wanted, engine);
   dnnl::reorder(user, converted).execute(stream, user, converted);

@@ -45,9 +45,7 @@ struct ConvSpec {
   long groups() const { return depthwise ? ci : 1; }
   long oh() const { return (h + 2 * pad - kh) / stride + 1; }
   long ow() const { return (w + 2 * pad - kw) / stride + 1; }
-  double flops() const {
-    return 2.0 * n * co * oh() * ow() * (ci / groups()) * kh * kw;
-  }
+  double flops() const { return 2.0 * n * co * oh() * ow() * (ci / groups()) * kh * kw; }
 };
 
 [[noreturn]] void Usage() {
@@ -192,9 +190,8 @@ int main(int argc, char** argv) {
       "\"impl\": \"%s\", \"onednn\": \"%d.%d.%d\", \"median_s\": %.9g, \"min_s\": %.9g, \"gflops\": %.6g, "
       "\"repeats\": %zu, \"timing\": \"convolution primitive alone (execute + stream wait, wall clock); "
       "reorders to and from oneDNN's chosen layouts outside the timed loop\"}\n",
-      s.depthwise ? "depthwise_conv2d" : "conv2d", s.n, s.ci, s.h, s.w, s.co, s.kh, s.kw, s.stride, s.pad,
-      s.groups(), s.oh(), s.ow(), omp_get_max_threads(), pd.impl_info_str(), version->major, version->minor,
-      version->patch, median, *std::min_element(times.begin(), times.end()), s.flops() / median * 1e-9,
-      times.size());
+      s.depthwise ? "depthwise_conv2d" : "conv2d", s.n, s.ci, s.h, s.w, s.co, s.kh, s.kw, s.stride, s.pad, s.groups(),
+      s.oh(), s.ow(), omp_get_max_threads(), pd.impl_info_str(), version->major, version->minor, version->patch, median,
+      *std::min_element(times.begin(), times.end()), s.flops() / median * 1e-9, times.size());
   return 0;
 }

@@ -63,7 +63,8 @@ Layer Convolution(const std::string& line, std::istringstream& in, bool depthwis
   const memory::dim co = depthwise ? ci : Next(in, line, "co");
   const memory::dim kh = Next(in, line, "kh"), kw = Next(in, line, "kw"), stride = Next(in, line, "stride"),
                     pad = Next(in, line, "pad");
-  if (n < 1 || ci < 1 || kh < 1 || kw < 1 || stride < 1 || h + 2 * pad < kh || w + 2 * pad < kw) Fail("bad shape '" + line + "'");
+  if (n < 1 || ci < 1 || kh < 1 || kw < 1 || stride < 1 || h + 2 * pad < kh || w + 2 * pad < kw)
+    Fail("bad shape '" + line + "'");
   const memory::dims src{n, ci, h, w}, dst{n, co, (h + 2 * pad - kh) / stride + 1, (w + 2 * pad - kw) / stride + 1};
   const memory::dims wei = depthwise ? memory::dims{ci, 1, 1, kh, kw} : memory::dims{co, ci, kh, kw};
   const auto pd = bench::PreferredConvolution(engine, src, wei, dst, stride, pad);

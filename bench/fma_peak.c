@@ -16,16 +16,16 @@ static double now(void) {
   return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
-#define CHAINS(T, FMA, SET1, SUM)                                                        \
-  T acc[12];                                                                             \
-  for (int i = 0; i < 12; ++i) acc[i] = SET1(1.0f + 1e-7f * i);                          \
-  T a = SET1(0.999999f), b = SET1(1e-7f);                                                \
-  for (long it = 0; it < iters; ++it) {                                                  \
-    _Pragma("GCC unroll 12") for (int i = 0; i < 12; ++i) acc[i] = FMA(acc[i], a, b);   \
-    __asm__ volatile("" : "+v"(a));                                                      \
-  }                                                                                      \
-  float s = 0;                                                                           \
-  for (int i = 0; i < 12; ++i) s += SUM(acc[i]);                                         \
+#define CHAINS(T, FMA, SET1, SUM)                                                     \
+  T acc[12];                                                                          \
+  for (int i = 0; i < 12; ++i) acc[i] = SET1(1.0f + 1e-7f * i);                       \
+  T a = SET1(0.999999f), b = SET1(1e-7f);                                             \
+  for (long it = 0; it < iters; ++it) {                                               \
+    _Pragma("GCC unroll 12") for (int i = 0; i < 12; ++i) acc[i] = FMA(acc[i], a, b); \
+    __asm__ volatile("" : "+v"(a));                                                   \
+  }                                                                                   \
+  float s = 0;                                                                        \
+  for (int i = 0; i < 12; ++i) s += SUM(acc[i]);                                      \
   return s;
 
 static float run_zmm(long iters) { CHAINS(__m512, _mm512_fmadd_ps, _mm512_set1_ps, _mm512_reduce_add_ps) }

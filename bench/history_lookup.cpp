@@ -43,8 +43,8 @@ constexpr tt::DeviceLimits kLimits{1024, 65536};
 
 // Powers of two and a few multiples of 3, 5, 7 between 16 and 2048: extents as layers have.
 int64_t Extent(tt::Rng& rng) {
-  static const int64_t choices[] = {16, 24, 32, 48, 64, 96, 112, 128, 160, 192, 224, 256, 320, 384, 448, 512,
-                                    640, 768, 1024, 1536, 2048};
+  static const int64_t choices[] = {16,  24,  32,  48,  64,  96,  112, 128,  160,  192, 224,
+                                    256, 320, 384, 448, 512, 640, 768, 1024, 1536, 2048};
   return choices[rng.Below(std::size(choices))];
 }
 
@@ -68,8 +68,9 @@ void Generate(const std::string& db, long workloads, long trials_per_workload) {
       tt::TrialRecord r;
       r.config_key = space.Key(c);
       r.config_json = space.ToJson(c);
-      r.result = t % 5 == 4 ? tt::MeasureResult::Failure(tt::MeasureStatus::kCompileError, "synthetic")
-                            : tt::MeasureResult::Success({kernel.Flops(workload) / gflops / 1e9}, kernel.Flops(workload), 0.1);
+      r.result = t % 5 == 4
+                     ? tt::MeasureResult::Failure(tt::MeasureStatus::kCompileError, "synthetic")
+                     : tt::MeasureResult::Success({kernel.Flops(workload) / gflops / 1e9}, kernel.Flops(workload), 0.1);
       trials.push_back(std::move(r));
     }
     store->RecordBatch(run, ids, trials);
@@ -91,8 +92,9 @@ Lookup FindFor(const std::string& db, const tt::Workload& workload) {
   const tt::HistoryQueries queries(*store);
   const tt::KernelTemplate& kernel = tt::PickTemplate(workload, "gemm_tiled");
   const tt::ConfigSpace space = kernel.Space(workload, kLimits);
-  const tt::HistoryScope scope{queries.TemplateVersions(std::string(kernel.name()), tt::KnobSchema(space), kernel.SourceHash()),
-                               queries.DeviceId(SyntheticDevice().Fingerprint())};
+  const tt::HistoryScope scope{
+      queries.TemplateVersions(std::string(kernel.name()), tt::KnobSchema(space), kernel.SourceHash()),
+      queries.DeviceId(SyntheticDevice().Fingerprint())};
   Lookup lookup;
   lookup.search = tt::FindCandidates(*store, scope, workload, tt::TargetExtentsOf(space));
   for (const auto& r : lookup.search.records) {
@@ -127,11 +129,12 @@ int main(int argc, char** argv) {
     }
     const double first = times.front();
     std::sort(times.begin(), times.end());
-    std::printf("%s: %lld workloads, %lld records read, best match %s (score %.2f), %zu candidates adapted; "
-                "lookup median %.1f ms of 5 (min %.1f ms, first %.1f ms)\n",
-                workload.Key().c_str(), static_cast<long long>(last.search.workloads),
-                static_cast<long long>(last.search.records_read), last.search.best_match.Key().c_str(),
-                last.search.best_match_score, last.adapted, 1e3 * times[2], 1e3 * times[0], 1e3 * first);
+    std::printf(
+        "%s: %lld workloads, %lld records read, best match %s (score %.2f), %zu candidates adapted; "
+        "lookup median %.1f ms of 5 (min %.1f ms, first %.1f ms)\n",
+        workload.Key().c_str(), static_cast<long long>(last.search.workloads),
+        static_cast<long long>(last.search.records_read), last.search.best_match.Key().c_str(),
+        last.search.best_match_score, last.adapted, 1e3 * times[2], 1e3 * times[0], 1e3 * first);
   }
   return 0;
 }

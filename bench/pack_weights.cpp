@@ -40,13 +40,14 @@ double MedianSeconds(const std::function<void()>& work) {
 
 int main(int argc, char** argv) {
   const bool depthwise = argc > 1 && std::strcmp(argv[1], "--depthwise") == 0;
-  const std::vector<const char*> keys = depthwise
-                                            ? std::vector<const char*>{"n", "c", "h", "w", "kh", "kw", "stride", "pad"}
-                                            : std::vector<const char*>{"n", "ci", "h", "w", "co", "kh", "kw", "stride", "pad"};
+  const std::vector<const char*> keys =
+      depthwise ? std::vector<const char*>{"n", "c", "h", "w", "kh", "kw", "stride", "pad"}
+                : std::vector<const char*>{"n", "ci", "h", "w", "co", "kh", "kw", "stride", "pad"};
   const int first = depthwise ? 2 : 1;
   if (argc != first + static_cast<int>(keys.size())) {
-    std::fprintf(stderr, "usage: pack_weights n ci h w co kh kw stride pad\n"
-                         "       pack_weights --depthwise n c h w kh kw stride pad\n");
+    std::fprintf(stderr,
+                 "usage: pack_weights n ci h w co kh kw stride pad\n"
+                 "       pack_weights --depthwise n c h w kh kw stride pad\n");
     return 2;
   }
   std::string shape;
@@ -64,8 +65,11 @@ int main(int argc, char** argv) {
   const std::vector<float> input = bench::SmallIntegers(static_cast<size_t>(s.input_elements()), 3);
   const std::vector<float> output(static_cast<size_t>(tt::BlockedElements(s.n, s.co, s.oh * s.ow)), 1.0f);
   const double in_s = MedianSeconds([&] { sink += tt::BlockChannels(input.data(), s.n, s.ci, s.h * s.w).size(); });
-  const double out_s = MedianSeconds([&] { sink += tt::UnblockChannels(output.data(), s.n, s.co, s.oh * s.ow).size(); });
-  std::printf("{\"what\": \"input NCHW -> NCHW16c + output NCHW16c -> NCHW\", \"median_s\": %.9g, \"input_s\": %.9g, "
-              "\"output_s\": %.9g, \"sink\": %zu}\n", in_s + out_s, in_s, out_s, sink);
+  const double out_s =
+      MedianSeconds([&] { sink += tt::UnblockChannels(output.data(), s.n, s.co, s.oh * s.ow).size(); });
+  std::printf(
+      "{\"what\": \"input NCHW -> NCHW16c + output NCHW16c -> NCHW\", \"median_s\": %.9g, \"input_s\": %.9g, "
+      "\"output_s\": %.9g, \"sink\": %zu}\n",
+      in_s + out_s, in_s, out_s, sink);
   return 0;
 }

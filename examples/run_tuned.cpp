@@ -119,7 +119,8 @@ bool RunAndVerify(OpenCl& cl, const tensortune::Operator& op, const std::vector<
   buffers.push_back(cl.Buffer(std::vector<float>(out.elements, NAN)));
   op.Run(cl.queue, buffers);
   std::vector<float> got(out.elements);
-  clEnqueueReadBuffer(cl.queue, buffers.back(), CL_TRUE, 0, got.size() * sizeof(float), got.data(), 0, nullptr, nullptr);
+  clEnqueueReadBuffer(cl.queue, buffers.back(), CL_TRUE, 0, got.size() * sizeof(float), got.data(), 0, nullptr,
+                      nullptr);
   got = tensortune::ToPlain(out, got);
   for (size_t i = 0; i < want.size(); ++i)
     if (!(std::fabs(got[i] - want[i]) <= 1e-3f * (1 + std::fabs(want[i])))) {
@@ -160,7 +161,8 @@ int main(int argc, char** argv) {
     {
       const tensortune::Operator conv = runtime.Prepare(kConv, *history, tuned_only);
       std::printf("conv2d: %s\n  config %s\n", conv.choice().note.c_str(), conv.choice().config_key.c_str());
-      for (const auto& a : conv.arguments()) std::printf("  argument %s: %s\n", a.name.c_str(), tensortune::ToString(a.layout));
+      for (const auto& a : conv.arguments())
+        std::printf("  argument %s: %s\n", a.name.c_str(), tensortune::ToString(a.layout));
       const auto input = Random(Product(conv.arguments()[0].dims), rng);
       const auto weights = Random(Product(conv.arguments()[1].dims), rng);
       const bool ok = RunAndVerify(cl, conv, {input, weights}, ConvReference(input, weights));

@@ -3,13 +3,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <tuple>
@@ -20,8 +19,8 @@
 #include "core/option_checks.h"
 #include "core/rng.h"
 #include "history/sqlite_history_store.h"
-#include "measure/replay_measurer.h"
 #include "interchange/kernel_tuner_cache.h"
+#include "measure/replay_measurer.h"
 #include "ops/kernel_template.h"
 #include "schedule/task_loop.h"
 #include "tuners/tuner_factory.h"
@@ -50,7 +49,7 @@ double Quantile(std::vector<double> values, double q) {
 }
 
 std::pair<TaskIds, DeviceInfo> PickRecordedDevice(const std::vector<std::pair<TaskIds, DeviceInfo>>& tasks,
-                                                   const std::string& spec, const std::string& what) {
+                                                  const std::string& spec, const std::string& what) {
   if (tasks.empty()) throw UserError("no trials of " + what + " are recorded; record some with `tensortune sweep`");
   std::string known;
   for (size_t i = 0; i < tasks.size(); ++i) {
@@ -115,9 +114,13 @@ void WriteRun(std::ofstream& out, const std::string& space, const std::string& d
               int64_t seed, const ReplayRun& run, double best_recorded) {
   std::vector<double> fraction;
   for (double b : run.best_so_far) fraction.push_back(std::round(1e6 * b / best_recorded) / 1e6);
-  const nlohmann::json line = {{"space", space},   {"device", device},     {"tuner", tuner},
-                               {"seed", seed},     {"fraction", fraction},
-                               {"tuner_ms_per_trial", 1e3 * run.tuner_seconds / std::max<size_t>(run.best_so_far.size(), 1)}};
+  const nlohmann::json line = {
+      {"space", space},
+      {"device", device},
+      {"tuner", tuner},
+      {"seed", seed},
+      {"fraction", fraction},
+      {"tuner_ms_per_trial", 1e3 * run.tuner_seconds / std::max<size_t>(run.best_so_far.size(), 1)}};
   out << line.dump() << "\n" << std::flush;
 }
 
@@ -137,8 +140,9 @@ std::string RecordedShare(const ConfigSpace& space, int64_t valid_recorded) {
   std::string text = fmt::format("Recorded {} of {}{:.0f} valid configs of the space ({:.3g}%).\n", valid_recorded,
                                  exact ? "" : "about ", valid, 100 * share);
   if (share < 1)
-    text += "warning: the recording is a sample. Tuners search the whole space; a config that was not recorded "
-            "is answered like a failed build (compile_error) and costs a trial.\n";
+    text +=
+        "warning: the recording is a sample. Tuners search the whole space; a config that was not recorded "
+        "is answered like a failed build (compile_error) and costs a trial.\n";
   return text;
 }
 
@@ -191,14 +195,15 @@ struct SpaceChoice {
 
   std::string Id() const { return space->kernel_template.source_hash.substr(0, 8); }
   bool OnDevice(const std::string& fragment) const {
-    return std::any_of(tasks.begin(), tasks.end(), [&](const auto& t) { return t.second.name.find(fragment) != std::string::npos; });
+    return std::any_of(tasks.begin(), tasks.end(),
+                       [&](const auto& t) { return t.second.name.find(fragment) != std::string::npos; });
   }
   std::string Describe() const {
     std::vector<std::string> devices;
     for (const auto& t : tasks)
       if (std::find(devices.begin(), devices.end(), t.second.name) == devices.end()) devices.push_back(t.second.name);
-    return fmt::format("{}@{} (parameters {}; on {})", space->kernel_template.name, Id(), ParameterNames(space->space_json),
-                       fmt::join(devices, ", "));
+    return fmt::format("{}@{} (parameters {}; on {})", space->kernel_template.name, Id(),
+                       ParameterNames(space->space_json), fmt::join(devices, ", "));
   }
 };
 
@@ -209,7 +214,8 @@ ReplayTarget UserTarget(const CompareOptions& o, const SqliteHistoryStore& store
   const size_t at = o.space.find('@');
   const std::string name = o.space.substr(0, at), id = at == std::string::npos ? "" : o.space.substr(at + 1);
   const auto spaces = store.UserSpaces(name);
-  if (spaces.empty()) throw UserError("no user-defined kernel '" + name + "' in " + o.db + "; import its Kernel Tuner cache file");
+  if (spaces.empty())
+    throw UserError("no user-defined kernel '" + name + "' in " + o.db + "; import its Kernel Tuner cache file");
   std::vector<SpaceChoice> choices, fitting;
   for (const auto& space : spaces) {
     SpaceChoice choice{&space, {}};
@@ -223,21 +229,24 @@ ReplayTarget UserTarget(const CompareOptions& o, const SqliteHistoryStore& store
     std::vector<std::string> listed;
     for (const auto& c : choices) listed.push_back(c.Describe());
     const std::string where = o.device.empty() ? "" : " on a device matching '" + o.device + "'";
-    throw UserError(fitting.empty() ? fmt::format("no imported space '{}'{}: its spaces are {}", o.space, where, fmt::join(listed, "; "))
-                                    : fmt::format("{} imported spaces are named '{}'{}: {}; pick one with --space NAME@ID",
-                                                  fitting.size(), o.space, where, fmt::join(listed, "; ")));
+    throw UserError(
+        fitting.empty()
+            ? fmt::format("no imported space '{}'{}: its spaces are {}", o.space, where, fmt::join(listed, "; "))
+            : fmt::format("{} imported spaces are named '{}'{}: {}; pick one with --space NAME@ID", fitting.size(),
+                          o.space, where, fmt::join(listed, "; ")));
   }
   const UserSpaceRecord& user = *fitting.front().space;
   if (user.workloads.size() != 1) {
     std::vector<std::string> sizes;
     for (const auto& w : user.workloads) sizes.push_back(w.Key());
-    throw UserError("kernel '" + o.space + "' has trials of " + std::to_string(user.workloads.size()) + " problem sizes (" +
-                    fmt::format("{}", fmt::join(sizes, ", ")) + ")");
+    throw UserError("kernel '" + o.space + "' has trials of " + std::to_string(user.workloads.size()) +
+                    " problem sizes (" + fmt::format("{}", fmt::join(sizes, ", ")) + ")");
   }
   ReplayTarget t;
   t.workload = user.workloads.front();
   t.what = "kernel " + user.kernel_template.name + "@" + fitting.front().Id() + " (" + t.workload.Key() + ")";
-  std::tie(t.ids, t.device) = PickRecordedDevice(store.RecordedTasks(t.workload, user.kernel_template), o.device, t.what);
+  std::tie(t.ids, t.device) =
+      PickRecordedDevice(store.RecordedTasks(t.workload, user.kernel_template), o.device, t.what);
   t.kernel_template = user.kernel_template;
   std::vector<std::string> keys;
   for (const auto& trial : store.Trials(t.ids)) keys.push_back(trial.config_key);
@@ -292,9 +301,10 @@ int RunCompare(const CompareOptions& o, std::ostream& out) {
   out << fmt::format("{} on {}: {} recorded configs ({} ok), best recorded {:.2f} GFLOPS\n", what, device.name,
                      points.size(), ok, best_recorded);
   out << RecordedShare(space, valid_recorded);
-  out << fmt::format("{} seeds x {} trials per tuner, batches of {}. Best so far in % of the best recorded: "
-                     "median [quartiles]. Trials to reach a target: median (seeds that reached it).\n\n",
-                     o.seeds, o.trials, o.batch_size);
+  out << fmt::format(
+      "{} seeds x {} trials per tuner, batches of {}. Best so far in % of the best recorded: "
+      "median [quartiles]. Trials to reach a target: median (seeds that reached it).\n\n",
+      o.seeds, o.trials, o.batch_size);
   std::string header = "| tuner", rule = "|---";
   for (int64_t c : checkpoints) header += fmt::format(" | @{}", c), rule += "|---";
   for (double t : kTargets) header += fmt::format(" | to {:.0f}%", 100 * t), rule += "|---";
@@ -321,18 +331,22 @@ int RunCompare(const CompareOptions& o, std::ostream& out) {
           return tuner;
         });
         runs.push_back(Replay(task, replay, o));
-        if (runs_out) WriteRun(*runs_out, o.space.empty() ? workload.Key() : o.space, device.name, name, seed,
-                               runs.back(), best_recorded);
+        if (runs_out)
+          WriteRun(*runs_out, o.space.empty() ? workload.Key() : o.space, device.name, name, seed, runs.back(),
+                   best_recorded);
       }
       out << TableRow(name, runs, best_recorded, checkpoints) << std::flush;
       std::vector<double> to95;
       for (const auto& r : runs) to95.push_back(TrialsToReach(r, 0.95 * best_recorded));
-      if (!warm) gains.push_back({spec.label, {Quantile(to95, 0.5), 0}});
-      else gains.back().second.second = Quantile(to95, 0.5);
+      if (!warm)
+        gains.push_back({spec.label, {Quantile(to95, 0.5), 0}});
+      else
+        gains.back().second.second = Quantile(to95, 0.5);
       for (const auto& r : runs) fits.insert(fits.end(), r.model_fit_seconds.begin(), r.model_fit_seconds.end());
       if (!fits.empty())
-        notes += fmt::format("{}: {} model trainings, median {:.1f} ms each (max {:.1f} ms), included in the overhead\n",
-                             name, fits.size(), 1e3 * Quantile(fits, 0.5), 1e3 * *std::max_element(fits.begin(), fits.end()));
+        notes += fmt::format(
+            "{}: {} model trainings, median {:.1f} ms each (max {:.1f} ms), included in the overhead\n", name,
+            fits.size(), 1e3 * Quantile(fits, 0.5), 1e3 * *std::max_element(fits.begin(), fits.end()));
       fits.clear();
     }
   }
@@ -343,7 +357,8 @@ int RunCompare(const CompareOptions& o, std::ostream& out) {
     for (const auto& [tuner, pair] : gains) {
       const auto [cold, warm] = pair;
       std::string ratio;
-      if (!std::isinf(warm) && warm > 0) ratio = std::isinf(cold) ? ", cold never reached it" : fmt::format(", {:.2f}x fewer", cold / warm);
+      if (!std::isinf(warm) && warm > 0)
+        ratio = std::isinf(cold) ? ", cold never reached it" : fmt::format(", {:.2f}x fewer", cold / warm);
       out << fmt::format("  {}: {} -> {}{}\n", tuner, text(cold), text(warm), ratio);
     }
   }

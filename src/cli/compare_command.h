@@ -12,8 +12,8 @@ struct CompareOptions {
   std::string shape;
   std::vector<std::string> shape_flags;  // 0/1 workload dimensions switched on, e.g. transpose_a
   std::vector<std::string> pins;         // "knob=value": knobs held at one value
-  std::string kernel_template;  // empty: the operator's first applicable template
-  std::string space;  // an imported user-defined kernel (Kernel Tuner), instead of op and shape
+  std::string kernel_template;           // empty: the operator's first applicable template
+  std::string space;                     // an imported user-defined kernel (Kernel Tuner), instead of op and shape
   std::string db;
   std::string device;  // index among the recorded devices or a name fragment; empty: the only one
   std::vector<std::string> tuners{"opevo", "ga", "xgb", "random"};

@@ -5,10 +5,10 @@
 
 #include <filesystem>
 #include <iostream>
-#include <nlohmann/json.hpp>
-#include <ostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
+#include <ostream>
 #include <set>
 
 #include "cli/csv_field.h"
@@ -31,42 +31,59 @@ nlohmann::json ConfigJson(const TrialWithTask& t) {
   nlohmann::json config = nlohmann::json::parse(t.trial.config_json, nullptr, false);
   bool entries = config.is_array();
   for (const auto& knob : config) entries = entries && knob.is_array() && knob.size() == 3 && knob[0].is_string();
-  if (!entries) throw UserError("trial " + std::to_string(t.trial_id) + " has a config_json that is not a list of knobs");
+  if (!entries)
+    throw UserError("trial " + std::to_string(t.trial_id) + " has a config_json that is not a list of knobs");
   return config;
 }
 
 std::string CsvRow(const TrialWithTask& t) {
   const MeasureResult& m = t.trial.result;
-  return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", t.trial_id, t.trial.run_id, CsvField(t.tuner),
-                     CsvField(t.workload.op), CsvField(t.workload.Key()), CsvField(t.kernel_template.name), CsvField(t.device.name),
-                     t.device.imported ? 1 : 0, CsvField(t.trial.config_key), ToString(m.status), m.time_s, m.gflops,
-                     m.compile_s, CsvField(fmt::format("{}", fmt::join(m.times_s, ";"))), CsvField(t.trial.started_at),
+  return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", t.trial_id, t.trial.run_id,
+                     CsvField(t.tuner), CsvField(t.workload.op), CsvField(t.workload.Key()),
+                     CsvField(t.kernel_template.name), CsvField(t.device.name), t.device.imported ? 1 : 0,
+                     CsvField(t.trial.config_key), ToString(m.status), m.time_s, m.gflops, m.compile_s,
+                     CsvField(fmt::format("{}", fmt::join(m.times_s, ";"))), CsvField(t.trial.started_at),
                      CsvField(t.trial.finished_at), CsvField(m.error));
 }
 
 nlohmann::ordered_json JsonRow(const TrialWithTask& t) {
   const MeasureResult& m = t.trial.result;
-  return {{"trial_id", t.trial_id},       {"run_id", t.trial.run_id},
-          {"tuner", t.tuner},             {"op", t.workload.op},
-          {"workload", t.workload.Key()}, {"template", t.kernel_template.name},
-          {"device", t.device.name},      {"imported", t.device.imported},
-          {"config_key", t.trial.config_key}, {"config", ConfigJson(t)},
-          {"status", ToString(m.status)}, {"time_s", m.time_s},
-          {"gflops", m.gflops},           {"compile_s", m.compile_s},
-          {"times_s", m.times_s},         {"started_at", t.trial.started_at},
-          {"finished_at", t.trial.finished_at}, {"error", m.error}};
+  return {{"trial_id", t.trial_id},
+          {"run_id", t.trial.run_id},
+          {"tuner", t.tuner},
+          {"op", t.workload.op},
+          {"workload", t.workload.Key()},
+          {"template", t.kernel_template.name},
+          {"device", t.device.name},
+          {"imported", t.device.imported},
+          {"config_key", t.trial.config_key},
+          {"config", ConfigJson(t)},
+          {"status", ToString(m.status)},
+          {"time_s", m.time_s},
+          {"gflops", m.gflops},
+          {"compile_s", m.compile_s},
+          {"times_s", m.times_s},
+          {"started_at", t.trial.started_at},
+          {"finished_at", t.trial.finished_at},
+          {"error", m.error}};
 }
 
 // T4 (the auto-tuning community's results format, schema 1.0.0, as Kernel Tuner converts its
 // cache files to it): times in milliseconds, the configuration by knob name.
 std::string T4Invalidity(MeasureStatus status) {
   switch (status) {
-    case MeasureStatus::kOk: return "correct";
-    case MeasureStatus::kInvalidConfig: return "constraints";
-    case MeasureStatus::kCompileError: return "compile";
-    case MeasureStatus::kRuntimeError: return "runtime";
-    case MeasureStatus::kWrongAnswer: return "correctness";
-    case MeasureStatus::kTimeout: return "timeout";
+    case MeasureStatus::kOk:
+      return "correct";
+    case MeasureStatus::kInvalidConfig:
+      return "constraints";
+    case MeasureStatus::kCompileError:
+      return "compile";
+    case MeasureStatus::kRuntimeError:
+      return "runtime";
+    case MeasureStatus::kWrongAnswer:
+      return "correctness";
+    case MeasureStatus::kTimeout:
+      return "timeout";
   }
   return "runtime";
 }
@@ -81,8 +98,12 @@ nlohmann::ordered_json T4Result(const TrialWithTask& t) {
   if (m.ok()) measurements.push_back({{"name", "time"}, {"value", 1e3 * m.time_s}, {"unit", "ms"}});
   return {{"timestamp", t.trial.finished_at},
           {"configuration", configuration},
-          {"times", {{"compilation_time", 1e3 * m.compile_s}, {"framework", 0}, {"search_algorithm", 0}, {"validation", 0},
-                     {"runtimes", runtimes_ms}}},
+          {"times",
+           {{"compilation_time", 1e3 * m.compile_s},
+            {"framework", 0},
+            {"search_algorithm", 0},
+            {"validation", 0},
+            {"runtimes", runtimes_ms}}},
           {"invalidity", T4Invalidity(m.status)},
           {"correctness", m.status == MeasureStatus::kWrongAnswer ? 0 : 1},
           {"measurements", measurements},
@@ -124,8 +145,10 @@ class AutoTvmWriter : public Writer {
   int64_t written() const { return written_; }
   int64_t user_defined() const { return user_defined_; }
   std::string UserDefinedNote() const {
-    return fmt::format("{} trials of imported Kernel Tuner kernels ({}) have no AutoTVM form (export them with "
-                       "--format t4, json or csv)", user_defined_, fmt::join(user_kernels_, ", "));
+    return fmt::format(
+        "{} trials of imported Kernel Tuner kernels ({}) have no AutoTVM form (export them with "
+        "--format t4, json or csv)",
+        user_defined_, fmt::join(user_kernels_, ", "));
   }
 
  private:
@@ -178,18 +201,25 @@ class T4Writer : public Writer {
 int RunExport(const ExportOptions& o, std::ostream& out, std::ostream& err) {
   std::unique_ptr<Writer> writer;
   AutoTvmWriter* autotvm = nullptr;
-  if (o.format == "autotvm") writer.reset(autotvm = new AutoTvmWriter);
-  else if (o.format == "csv") writer = std::make_unique<CsvWriter>();
-  else if (o.format == "json") writer = std::make_unique<JsonWriter>();
-  else if (o.format == "t4") writer = std::make_unique<T4Writer>();
-  else throw UserError("unknown --format '" + o.format + "': expected autotvm, csv, json or t4");
+  if (o.format == "autotvm")
+    writer.reset(autotvm = new AutoTvmWriter);
+  else if (o.format == "csv")
+    writer = std::make_unique<CsvWriter>();
+  else if (o.format == "json")
+    writer = std::make_unique<JsonWriter>();
+  else if (o.format == "t4")
+    writer = std::make_unique<T4Writer>();
+  else
+    throw UserError("unknown --format '" + o.format + "': expected autotvm, csv, json or t4");
   if (!std::filesystem::exists(o.db)) throw UserError("no history database at " + o.db);
   if (!o.out.empty()) CheckOutputPath(o.out, {o.db});
   const auto store = SqliteHistoryStore::OpenReadOnly(o.db);
   std::optional<WholeFile> file;
   std::optional<StandardOutput> standard;
-  if (!o.out.empty()) file.emplace(o.out);
-  else if (&out == &std::cout) standard.emplace();
+  if (!o.out.empty())
+    file.emplace(o.out);
+  else if (&out == &std::cout)
+    standard.emplace();
   std::ostream& text = file ? file->stream() : standard ? standard->stream() : out;
   int64_t trials = 0;
   writer->Begin(text);
@@ -212,7 +242,8 @@ int RunExport(const ExportOptions& o, std::ostream& out, std::ostream& err) {
     CheckWritten(out, "standard output");
   if (autotvm && autotvm->user_defined() > 0) err << "tensortune: left out " << autotvm->UserDefinedNote() << "\n";
   if (autotvm && autotvm->unknown())
-    err << fmt::format("tensortune: {} trials of sketches this build does not have were left out\n", autotvm->unknown());
+    err << fmt::format("tensortune: {} trials of sketches this build does not have were left out\n",
+                       autotvm->unknown());
   err << fmt::format("tensortune: exported {} trials\n", trials);
   return 0;
 }

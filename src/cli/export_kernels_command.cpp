@@ -32,8 +32,8 @@ DeviceInfo TargetDevice(const std::string& db, const std::string& fragment) {
   if (matching.empty())
     throw UserError(fragment.empty() ? "no device of a machine is recorded in " + db + " (devices: " + known + ")"
                                      : "no device matching '" + fragment + "' in " + db + " (devices: " + known + ")");
-  throw UserError("several devices " + std::string(fragment.empty() ? "are" : "match '" + fragment + "'") + " in " + db +
-                  ": pick one with --device (devices: " + known + ")");
+  throw UserError("several devices " + std::string(fragment.empty() ? "are" : "match '" + fragment + "'") + " in " +
+                  db + ": pick one with --device (devices: " + known + ")");
 }
 
 std::string Ms(double seconds) { return seconds > 0 ? fmt::format("{:.4g}", seconds * 1e3) : "-"; }
@@ -66,8 +66,8 @@ int RunExportKernels(const ExportKernelsOptions& o, std::ostream& out, std::ostr
     tensortune::PrepareOptions options;
     if (o.exact_only) options.least_trusted = tensortune::Origin::kExact;
     for (const NetworkTask& task : tasks)
-      pack.push_back({tensortune::Choose(runtime::ToPublic(task.workload), *history, target, options), task.layers,
-                      task.weight});
+      pack.push_back(
+          {tensortune::Choose(runtime::ToPublic(task.workload), *history, target, options), task.layers, task.weight});
   } catch (const tensortune::Error& e) {
     if (e.code() == tensortune::ErrorCode::kMissingWorkload || e.code() == tensortune::ErrorCode::kUnknownDevice) {
       err << "tensortune: " << e.what() << "; nothing written\n";
@@ -78,19 +78,27 @@ int RunExportKernels(const ExportKernelsOptions& o, std::ostream& out, std::ostr
   runtime::WritePack(o.out, target, network.name, o.batch, pack);
 
   if (o.json) {
-    nlohmann::json j = {{"network", network.name}, {"batch", o.batch}, {"device", device.Fingerprint()},
-                        {"out", o.out}, {"tasks", nlohmann::json::array()}};
+    nlohmann::json j = {{"network", network.name},
+                        {"batch", o.batch},
+                        {"device", device.Fingerprint()},
+                        {"out", o.out},
+                        {"tasks", nlohmann::json::array()}};
     for (const auto& t : pack)
-      j["tasks"].push_back({{"workload", t.spec.workload}, {"layers", t.layers}, {"weight", t.weight},
-                            {"template", t.spec.choice.kernel_template}, {"config_key", t.spec.choice.config_key},
-                            {"origin", tensortune::ToString(t.spec.choice.origin)}, {"note", t.spec.choice.note},
+      j["tasks"].push_back({{"workload", t.spec.workload},
+                            {"layers", t.layers},
+                            {"weight", t.weight},
+                            {"template", t.spec.choice.kernel_template},
+                            {"config_key", t.spec.choice.config_key},
+                            {"origin", tensortune::ToString(t.spec.choice.origin)},
+                            {"note", t.spec.choice.note},
                             {"recorded_time_s", t.spec.choice.recorded_time_s}});
     out << j.dump(2) << "\n";
     return 0;
   }
-  out << fmt::format("{} (batch {}) for {}: {} kernels\n\n| # | layers | workload | sketch | origin | recorded ms |\n"
-                     "|---|---|---|---|---|---|\n",
-                     network.name, o.batch, device.name, pack.size());
+  out << fmt::format(
+      "{} (batch {}) for {}: {} kernels\n\n| # | layers | workload | sketch | origin | recorded ms |\n"
+      "|---|---|---|---|---|---|\n",
+      network.name, o.batch, device.name, pack.size());
   int fallbacks = 0;
   for (size_t i = 0; i < pack.size(); ++i) {
     const auto& c = pack[i].spec.choice;
@@ -99,9 +107,10 @@ int RunExportKernels(const ExportKernelsOptions& o, std::ostream& out, std::ostr
                        c.kernel_template, tensortune::ToString(c.origin), Ms(c.recorded_time_s));
   }
   if (fallbacks > 0)
-    out << fmt::format("\n{} of {} kernels are fallbacks (no verified trial of their own workload on {}); the "
-                       "manifest says where each config comes from\n",
-                       fallbacks, pack.size(), device.name);
+    out << fmt::format(
+        "\n{} of {} kernels are fallbacks (no verified trial of their own workload on {}); the "
+        "manifest says where each config comes from\n",
+        fallbacks, pack.size(), device.name);
   out << fmt::format("\nwrote {}/{} and {} kernel sources\n", o.out, runtime::kManifestName, pack.size());
   return 0;
 }

@@ -5,11 +5,13 @@
 namespace tt {
 
 HistoryCommands::HistoryCommands(CLI::App& app) {
-  import_ = app.add_subcommand("import", "Import AutoTVM / TopHub logs and Kernel Tuner cache files into the history database");
-  import_->add_option("files", import_options_.files,
-                      "AutoTVM logs (one JSON record per line, record format 0.2 or 0.1: TopHub's packages of every "
-                      "version) and Kernel Tuner cache files (JSON with tune_params and cache, closed or open as an "
-                      "interrupted run leaves it), told apart by their content")
+  import_ = app.add_subcommand("import",
+                               "Import AutoTVM / TopHub logs and Kernel Tuner cache files into the history database");
+  import_
+      ->add_option("files", import_options_.files,
+                   "AutoTVM logs (one JSON record per line, record format 0.2 or 0.1: TopHub's packages of every "
+                   "version) and Kernel Tuner cache files (JSON with tune_params and cache, closed or open as an "
+                   "interrupted run leaves it), told apart by their content")
       ->required();
   import_->add_option("--db", import_options_.db, "History database (created if missing)")->required();
   import_->add_flag("--skip-bad", import_options_.skip_bad,
@@ -20,7 +22,8 @@ HistoryCommands::HistoryCommands(CLI::App& app) {
   export_ = app.add_subcommand("export", "Write trials of the history as an AutoTVM log, CSV or JSON");
   ExportOptions& e = export_options_;
   export_->add_option("--db", e.db, "History database")->required();
-  export_->add_option("--format", e.format, "autotvm, csv, json or t4 (Kernel Tuner's T4 results)")->capture_default_str();
+  export_->add_option("--format", e.format, "autotvm, csv, json or t4 (Kernel Tuner's T4 results)")
+      ->capture_default_str();
   export_->add_option("--op", e.op, "Only this operator");
   export_->add_option("--workload", e.workload, "Only this workload key (conv2d:n=1,ci=64,...)");
   export_->add_option("--run", e.run, "Only this run id");
@@ -31,15 +34,18 @@ HistoryCommands::HistoryCommands(CLI::App& app) {
   SqlOptions& q = sql_options_;
   sql_->add_option("statement", q.sql, "SQL, e.g. \"SELECT * FROM best_per_task\"")->required();
   sql_->add_option("--db", q.db, "History database")->required();
-  sql_->add_flag_callback("--csv", [&q] { q.format = "csv"; }, "Print CSV");
-  sql_->add_flag_callback("--json", [&q] { q.format = "json"; }, "Print a JSON array of objects");
+  sql_->add_flag_callback(
+      "--csv", [&q] { q.format = "csv"; }, "Print CSV");
+  sql_->add_flag_callback(
+      "--json", [&q] { q.format = "json"; }, "Print a JSON array of objects");
   sql_->add_flag("--write", q.write, "Allow a statement that changes the database");
 
   merge_ = app.add_subcommand("merge", "Merge history databases: devices and workloads unified, no duplicate trials");
   merge_->add_option("sources", merge_options_.sources, "Databases to read")->required();
   merge_->add_option("--into", merge_options_.into, "Database to merge into (created if missing)")->required();
 
-  report_ = app.add_subcommand("report", "Write one self-contained HTML page: best configs, status mix, convergence plots");
+  report_ =
+      app.add_subcommand("report", "Write one self-contained HTML page: best configs, status mix, convergence plots");
   report_->add_option("--db", report_options_.db, "History database")->required();
   report_->add_option("--run", report_options_.run, "Only this run");
   report_->add_option("--workload", report_options_.workload, "Only this workload key (conv2d:n=1,ci=64,...)");

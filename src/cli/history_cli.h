@@ -2,7 +2,6 @@
 // The command-line side of the history-as-data commands (import, export, sql, merge,
 // report): their options, and running the one chosen.
 #include <CLI/CLI.hpp>
-
 #include <iosfwd>
 #include <optional>
 

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-
 #include <zlib.h>
 
 #include <climits>
@@ -49,7 +48,8 @@ ImportedTask& TaskFor(ReadFile& file, std::map<std::string, size_t>& index, cons
     ImportedTask task;
     task.workload = trial.workload;
     task.flops = trial.kernel->Flops(trial.workload);
-    task.kernel_template = {std::string(trial.kernel->name()), std::string(trial.kernel->op()), trial.kernel->SourceHash()};
+    task.kernel_template = {std::string(trial.kernel->name()), std::string(trial.kernel->op()),
+                            trial.kernel->SourceHash()};
     task.device = AutoTvmTargetDevice(record.target);
     file.tasks.push_back(std::move(task));
     file.task_names.push_back(record.task_name);
@@ -92,9 +92,10 @@ ReadFile ReadAutoTvmLog(const std::string& path, const std::string& text) {
     }
   }
   if (format_01 > 0)
-    file.notes.push_back(fmt::format("{} records in AutoTVM's record format 0.1 (TVM before 0.7), read under today's "
-                                     "task names where their knobs are today's templates'",
-                                     format_01));
+    file.notes.push_back(
+        fmt::format("{} records in AutoTVM's record format 0.1 (TVM before 0.7), read under today's "
+                    "task names where their knobs are today's templates'",
+                    format_01));
   return file;
 }
 
@@ -121,20 +122,22 @@ ReadFile ReadKernelTunerCache(const std::string& path, const std::string& text, 
   }
   if (cache.device.name.empty()) {
     cache.device.name = device_name.empty() ? FileStem(path) : device_name;
-    file.notes.push_back(device_name.empty()
-                             ? "device_name is empty: the device is named '" + cache.device.name +
-                                   "' after the file (--device-name NAME names it)"
-                             : "device_name is empty: the device is named '" + cache.device.name + "' by --device-name");
+    file.notes.push_back(device_name.empty() ? "device_name is empty: the device is named '" + cache.device.name +
+                                                   "' after the file (--device-name NAME names it)"
+                                             : "device_name is empty: the device is named '" + cache.device.name +
+                                                   "' by --device-name");
   } else if (!device_name.empty()) {
     file.notes.push_back("the cache names its device '" + cache.device.name +
                          "': --device-name names only the devices of caches without one");
   }
   if (cache.open)
-    file.notes.push_back("an open cache (an interrupted run's, without its closing brackets), read as Kernel Tuner reads it");
-  file.notes.push_back(fmt::format("kernel {}: imported space {}@{} of {} configurations on {} (compare --space {} "
-                                   "replays it)",
-                                   cache.kernel_name, cache.kernel_name, TextHash(cache.space_json).substr(0, 8),
-                                   cache.trials.size(), cache.device.name, cache.kernel_name));
+    file.notes.push_back(
+        "an open cache (an interrupted run's, without its closing brackets), read as Kernel Tuner reads it");
+  file.notes.push_back(
+      fmt::format("kernel {}: imported space {}@{} of {} configurations on {} (compare --space {} "
+                  "replays it)",
+                  cache.kernel_name, cache.kernel_name, TextHash(cache.space_json).substr(0, 8), cache.trials.size(),
+                  cache.device.name, cache.kernel_name));
   for (const auto& error : cache.errors) file.errors.push_back(path + ": " + error);
   TaskCounts& counts = file.by_name[cache.kernel_name];
   counts.bad = static_cast<int64_t>(cache.errors.size());
@@ -175,7 +178,8 @@ std::string Gunzipped(const std::string& path, const std::string& bytes) {
     text.append(buffer.data(), buffer.size() - z.avail_out);
     if ((rc != Z_OK && rc != Z_STREAM_END) || text.size() > kMaxBytes) {
       inflateEnd(&z);
-      throw UserError(path + (text.size() > kMaxBytes ? ": decompresses to more than 1 GiB" : ": not a whole gzip file (truncated?)"));
+      throw UserError(path + (text.size() > kMaxBytes ? ": decompresses to more than 1 GiB"
+                                                      : ": not a whole gzip file (truncated?)"));
     }
   }
   inflateEnd(&z);
@@ -204,7 +208,8 @@ ReadFile Read(const std::string& path, const std::string& device_name) {
 }
 
 std::string BadRecords(const ReadFile& file, size_t n) {
-  return fmt::format("{} bad {}", n, file.cache ? (n == 1 ? "cache entry" : "cache entries") : (n == 1 ? "line" : "lines"));
+  return fmt::format("{} bad {}", n,
+                     file.cache ? (n == 1 ? "cache entry" : "cache entries") : (n == 1 ? "line" : "lines"));
 }
 
 void PrintErrors(const ReadFile& file, std::ostream& err) {
@@ -224,7 +229,8 @@ void PrintSummary(const ReadFile& file, std::ostream& out) {
                        c.skipped);
     if (c.bad) out << fmt::format(", {} bad", c.bad);
     std::string reasons;
-    for (const auto& [reason, n] : c.skip_reasons) reasons += fmt::format("{}{} {}", reasons.empty() ? "" : "; ", n, reason);
+    for (const auto& [reason, n] : c.skip_reasons)
+      reasons += fmt::format("{}{} {}", reasons.empty() ? "" : "; ", n, reason);
     out << (reasons.empty() ? "" : " (" + reasons + ")") << "\n";
   }
   for (const auto& note : file.notes) out << "  " << note << "\n";
@@ -240,8 +246,10 @@ int RunImport(const ImportOptions& o, std::ostream& out, std::ostream& err) {
     files.push_back(Read(path, o.device_name));
     const ReadFile& file = files.back();
     PrintErrors(file, err);
-    if (!file.unusable.empty()) problems.push_back(path + " unusable");
-    else if (!file.errors.empty()) problems.push_back(BadRecords(file, file.errors.size()) + " in " + path);
+    if (!file.unusable.empty())
+      problems.push_back(path + " unusable");
+    else if (!file.errors.empty())
+      problems.push_back(BadRecords(file, file.errors.size()) + " in " + path);
   }
   if (!problems.empty() && !o.skip_bad)
     throw UserError(fmt::format("{}: nothing imported (--skip-bad imports the good records of the usable files)",

@@ -11,7 +11,7 @@ namespace tt {
 struct ImportOptions {
   std::vector<std::string> files;
   std::string db;
-  bool skip_bad = false;  // import the good records of a file with bad lines
+  bool skip_bad = false;    // import the good records of a file with bad lines
   std::string device_name;  // the device of Kernel Tuner caches whose device_name is empty
 };
 

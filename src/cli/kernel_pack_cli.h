@@ -2,7 +2,6 @@
 // The command-line side of export-kernels and run-network: their options, and running the
 // one chosen.
 #include <CLI/CLI.hpp>
-
 #include <iosfwd>
 #include <optional>
 

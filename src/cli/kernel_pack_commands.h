@@ -12,7 +12,7 @@ namespace tt {
 struct ExportKernelsOptions {
   std::string network;  // a built-in name or a JSON file
   std::string db;
-  std::string device;   // a recorded device: fragment of its name or fingerprint; empty: the one of this machine
+  std::string device;  // a recorded device: fragment of its name or fingerprint; empty: the one of this machine
   int64_t batch = 1;
   std::string out;
   bool exact_only = false;  // refuse fallbacks: every task needs a verified trial of its own
@@ -30,7 +30,7 @@ struct RunNetworkOptions {
   uint64_t seed = 1;
   bool exact_only = false;
   bool fastest_each = false;  // every layer its workload's fastest kernel, whatever the conversions
-  std::string binary_cache;  // a program binary cache directory; empty: none
+  std::string binary_cache;   // a program binary cache directory; empty: none
   bool json = false;
 };
 

@@ -27,7 +27,8 @@ int RunDevices(std::ostream& out) {
 int RunTemplates(std::ostream& out) {
   for (const auto& op : Operators()) {
     out << fmt::format("{}: {}\n  --shape {}\n", op.name, op.description, op.shape_syntax);
-    for (const auto* t : TemplatesFor(op.name)) out << fmt::format("  template {:<24} {}\n", t->name(), t->description());
+    for (const auto* t : TemplatesFor(op.name))
+      out << fmt::format("  template {:<24} {}\n", t->name(), t->description());
   }
   return 0;
 }
@@ -45,7 +46,8 @@ void PrintTuner(std::ostream& out, const TunerDoc& tuner) {
 
 int RunTuners(std::ostream& out) {
   std::vector<OptionDoc> flow_options = DocumentOptionTable(FlowOptions::Table());
-  flow_options.push_back({"gga.KEY, xgb-tl.KEY", "that tuner's KEY=value", "none", "passed on to the tuner the flow takes"});
+  flow_options.push_back(
+      {"gga.KEY, xgb-tl.KEY", "that tuner's KEY=value", "none", "passed on to the tuner the flow takes"});
   PrintTuner(out, {"auto", "chooses gga or xgb-tl per task from the history, and says why", flow_options});
   for (const TunerDoc& tuner : TunerDocs()) PrintTuner(out, tuner);
   return 0;

@@ -1,8 +1,8 @@
 // tensortune: auto-tuning of OpenCL tensor kernels with every trial kept in SQLite.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstring>
 #include <iostream>
@@ -29,11 +29,16 @@ std::string OneLine(const std::string& text) {
   std::string line;
   for (const char c : text) {
     const auto u = static_cast<unsigned char>(c);
-    if (c == '\n') line += "\\n";
-    else if (c == '\r') line += "\\r";
-    else if (c == '\t') line += "\\t";
-    else if (u < 0x20 || u == 0x7f) line += fmt::format("\\x{:02x}", u);
-    else line += c;
+    if (c == '\n')
+      line += "\\n";
+    else if (c == '\r')
+      line += "\\r";
+    else if (c == '\t')
+      line += "\\t";
+    else if (u < 0x20 || u == 0x7f)
+      line += fmt::format("\\x{:02x}", u);
+    else
+      line += c;
   }
   return line;
 }
@@ -50,7 +55,9 @@ std::string CheckSeed(const std::string& text) {
 }
 
 void AddSeedOption(CLI::App& cmd, uint64_t& seed) {
-  cmd.add_option("--seed", seed, "Random seed (0 to 2^63 - 1)")->check(CLI::Validator(CheckSeed, "SEED"))->capture_default_str();
+  cmd.add_option("--seed", seed, "Random seed (0 to 2^63 - 1)")
+      ->check(CLI::Validator(CheckSeed, "SEED"))
+      ->capture_default_str();
 }
 
 std::string JoinArgs(int argc, char** argv) {
@@ -93,11 +100,13 @@ void AddWorkloadOptions(CLI::App& cmd, std::string& op, std::string& shape, std:
   for (const char* flag : {"transpose_a", "transpose_b"}) {
     std::string name = std::string("--") + flag;
     std::replace(name.begin(), name.end(), '_', '-');
-    cmd.add_flag_callback(name, [&flags, flag] { flags.emplace_back(flag); },
-                          "batch_matmul: transpose the " + std::string(flag[10] == 'a' ? "first" : "second") + " input");
+    cmd.add_flag_callback(
+        name, [&flags, flag] { flags.emplace_back(flag); },
+        "batch_matmul: transpose the " + std::string(flag[10] == 'a' ? "first" : "second") + " input");
   }
   cmd.add_option("--template", kernel_template, "Kernel template (default: the operator's first applicable one)");
-  cmd.add_option("--pin", pins, "Hold a knob at one value, written as in a config key: vec=8, tile_k=[4,8,8] (repeatable)");
+  cmd.add_option("--pin", pins,
+                 "Hold a knob at one value, written as in a config key: vec=8, tile_k=[4,8,8] (repeatable)");
 }
 
 void AddBuildersOption(CLI::App& cmd, int& builders) {
@@ -118,7 +127,8 @@ void AddMeasuringOptions(CLI::App& cmd, tt::TuneOptions& o) {
   cmd.add_option("--timeout", o.timeout_s, "Seconds allowed per configuration")->capture_default_str();
   AddBuildersOption(cmd, o.builders);
   cmd.add_option("--min-time", o.min_time_s, "Minimum total timed seconds per configuration")->capture_default_str();
-  cmd.add_option("--time-limit", o.tuning.time_limit_s, "Stop after this many seconds (0: no limit)")->capture_default_str();
+  cmd.add_option("--time-limit", o.tuning.time_limit_s, "Stop after this many seconds (0: no limit)")
+      ->capture_default_str();
   cmd.add_flag("--retry-failed", o.tuning.retry_failed,
                "Measure again configs whose only records are environment failures (timeouts included)");
   cmd.add_flag("--json", o.json, "Print one JSON summary instead of text");
@@ -140,13 +150,18 @@ int TensortuneMain(int argc, char** argv) {
   auto* sweep_cmd = app.add_subcommand(
       "sweep", "Measure every valid config of a space (at most --limit), else a random sample of --limit");
   for (auto* cmd : {tune_cmd, sweep_cmd}) AddMeasuringOptions(*cmd, tune);
-  tune_cmd->add_option("--tuner", tune.tuning.tuner, fmt::format("Search strategy: auto (chosen from the history), {}", fmt::join(tt::TunerNames(), ", ")))->capture_default_str();
+  tune_cmd
+      ->add_option(
+          "--tuner", tune.tuning.tuner,
+          fmt::format("Search strategy: auto (chosen from the history), {}", fmt::join(tt::TunerNames(), ", ")))
+      ->capture_default_str();
   tune_cmd->add_option("--tuner-opt", tuner_opts, "Tuner option key=value (repeatable; see `tensortune tuners`)");
   tune_cmd->add_option("--trials", tune.tuning.trials, "Configurations to measure")->capture_default_str();
   std::string tune_warm_from = "auto";
-  tune_cmd->add_option("--warm-from", tune_warm_from,
-                       "Other devices' records of this task to start from: auto (the most similar devices), none, "
-                       "or comma-separated name fragments or indices")
+  tune_cmd
+      ->add_option("--warm-from", tune_warm_from,
+                   "Other devices' records of this task to start from: auto (the most similar devices), none, "
+                   "or comma-separated name fragments or indices")
       ->capture_default_str();
   tune.sweep_limit = 2000;
   // --limit 0 would read as "not a sweep" below.
@@ -160,49 +175,66 @@ int TensortuneMain(int argc, char** argv) {
   tt::TasksOptions tasks;
   auto* tasks_cmd = app.add_subcommand("tasks", "Show a network's tasks: distinct workloads, weights, FLOPs, sketches");
   tasks_cmd->add_option("network", tasks.network, "Built-in network name, JSON file or ONNX model")->required();
-  tasks_cmd->add_option("--batch", tasks.batch, "Batch size (ONNX: of the inputs' dynamic leading dimension)")->capture_default_str();
-  tasks_cmd->add_option("--input-shape", tasks.input_shapes, "ONNX models: an input's dimensions, name=1,3,224,224 (repeatable)")
+  tasks_cmd->add_option("--batch", tasks.batch, "Batch size (ONNX: of the inputs' dynamic leading dimension)")
+      ->capture_default_str();
+  tasks_cmd
+      ->add_option("--input-shape", tasks.input_shapes,
+                   "ONNX models: an input's dimensions, name=1,3,224,224 (repeatable)")
       ->allow_extra_args(false);
   tasks_cmd->add_flag("--json", tasks.json, "Print JSON");
   auto* net_cmd = app.add_subcommand("tune-network", "Tune every layer of a network under one trial budget");
   net_cmd->add_option("network", net.network, "Built-in network name, JSON file or ONNX model")->required();
   net_cmd->add_option("--trials", net.tuning.trials, "Trials for the whole network")->required();
   net_cmd->add_option("--batch", net.tuning.batch, "Batch size of the network")->capture_default_str();
-  net_cmd->add_option("--input-shape", net.input_shapes, "ONNX models: an input's dimensions, name=1,3,224,224 (repeatable)")
+  net_cmd
+      ->add_option("--input-shape", net.input_shapes,
+                   "ONNX models: an input's dimensions, name=1,3,224,224 (repeatable)")
       ->allow_extra_args(false);
   net_cmd->add_option("--db", net.db, "History database (created if missing)")->capture_default_str();
   net_cmd->add_option("--device", net.device, "Device index or name fragment")->capture_default_str();
-  net_cmd->add_option("--scheduler", net.tuning.scheduler,
-                      fmt::format("Task scheduler: {}", fmt::join(tt::TaskSchedulerNames(), ", ")))
+  net_cmd
+      ->add_option("--scheduler", net.tuning.scheduler,
+                   fmt::format("Task scheduler: {}", fmt::join(tt::TaskSchedulerNames(), ", ")))
       ->capture_default_str();
-  net_cmd->add_option("--sketch", net.tuning.sketch_policy,
-                      fmt::format("Sketch selection within a task: {}", fmt::join(tt::SketchSelectorNames(), ", ")))
+  net_cmd
+      ->add_option("--sketch", net.tuning.sketch_policy,
+                   fmt::format("Sketch selection within a task: {}", fmt::join(tt::SketchSelectorNames(), ", ")))
       ->capture_default_str();
-  net_cmd->add_option("--tuner", net.tuning.tuner, fmt::format("Search strategy per sketch: auto (chosen from the history), {}", fmt::join(tt::TunerNames(), ", ")))
+  net_cmd
+      ->add_option("--tuner", net.tuning.tuner,
+                   fmt::format("Search strategy per sketch: auto (chosen from the history), {}",
+                               fmt::join(tt::TunerNames(), ", ")))
       ->capture_default_str();
   net_cmd->add_option("--tuner-opt", net_tuner_opts, "Tuner option key=value (repeatable; see `tensortune tuners`)");
-  net_cmd->add_option("--ucb-c", net.tuning.scheduling.ucb_c, "UCB exploration constant (tasks and sketches)")->capture_default_str();
+  net_cmd->add_option("--ucb-c", net.tuning.scheduling.ucb_c, "UCB exploration constant (tasks and sketches)")
+      ->capture_default_str();
   AddSeedOption(*net_cmd, net.tuning.seed);
   net_cmd->add_option("--batch-size", net.tuning.batch_size, "Configurations per round")->capture_default_str();
   net_cmd->add_option("--timeout", net.timeout_s, "Seconds allowed per configuration")->capture_default_str();
   AddBuildersOption(*net_cmd, net.builders);
-  net_cmd->add_option("--min-time", net.min_time_s, "Minimum total timed seconds per configuration")->capture_default_str();
-  net_cmd->add_option("--time-limit", net.tuning.time_limit_s, "Stop after this many seconds (0: no limit)")->capture_default_str();
-  net_cmd->add_flag("--retry-failed", net.tuning.retry_failed, "Measure again configs whose only records are environment failures");
-  net_cmd->add_flag("--warm-similar", net.tuning.warm_similar,
-                    "Start each tuner (other than auto) from similar workloads' records on this device, this run's included");
+  net_cmd->add_option("--min-time", net.min_time_s, "Minimum total timed seconds per configuration")
+      ->capture_default_str();
+  net_cmd->add_option("--time-limit", net.tuning.time_limit_s, "Stop after this many seconds (0: no limit)")
+      ->capture_default_str();
+  net_cmd->add_flag("--retry-failed", net.tuning.retry_failed,
+                    "Measure again configs whose only records are environment failures");
+  net_cmd->add_flag(
+      "--warm-similar", net.tuning.warm_similar,
+      "Start each tuner (other than auto) from similar workloads' records on this device, this run's included");
   net_cmd->add_flag("--json", net.json, "Print one JSON summary instead of text");
 
   tt::CompareOptions compare;
   std::string compare_tuners = "opevo,ga,xgb,random";
   auto* compare_cmd = app.add_subcommand("compare", "Replay tuners on a recorded space, many seeds, side by side");
-  AddWorkloadOptions(*compare_cmd, compare.op, compare.shape, compare.shape_flags, compare.kernel_template, compare.pins);
+  AddWorkloadOptions(*compare_cmd, compare.op, compare.shape, compare.shape_flags, compare.kernel_template,
+                     compare.pins);
   compare_cmd->get_option("--op")->required(false);
   compare_cmd->get_option("--shape")->required(false);
   compare_cmd->add_option("--space", compare.space, "An imported Kernel Tuner kernel (instead of --op and --shape)");
   compare_cmd->add_option("--db", compare.db, "History database holding the recorded space")->required();
   compare_cmd->add_option("--device", compare.device, "Recorded device: index or name fragment");
-  compare_cmd->add_option("--tuners", compare_tuners, "Comma-separated tuners, each with options as bo:init=10:xi=0.1")->capture_default_str();
+  compare_cmd->add_option("--tuners", compare_tuners, "Comma-separated tuners, each with options as bo:init=10:xi=0.1")
+      ->capture_default_str();
   compare_cmd->add_option("--seeds", compare.seeds, "Runs per tuner")->capture_default_str();
   compare_cmd->add_option("--trials", compare.trials, "Trials per run")->capture_default_str();
   compare_cmd->add_option("--batch-size", compare.batch_size, "Configurations per batch")->capture_default_str();

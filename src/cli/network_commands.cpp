@@ -39,28 +39,47 @@ std::string Ms(std::optional<double> seconds) { return seconds ? fmt::format("{:
 nlohmann::json ReportJson(const NetworkRunReport& r, const std::string& device) {
   nlohmann::json tasks = nlohmann::json::array();
   for (const auto& t : r.tasks) {
-    nlohmann::json task = {{"workload", t.task.workload.Key()}, {"op", t.task.workload.op},
-                           {"weight", t.task.weight}, {"layers", t.task.layers}, {"flops", t.flops},
-                           {"rounds", t.rounds}, {"started_warm", t.started_warm},
+    nlohmann::json task = {{"workload", t.task.workload.Key()},
+                           {"op", t.task.workload.op},
+                           {"weight", t.task.weight},
+                           {"layers", t.task.layers},
+                           {"flops", t.flops},
+                           {"rounds", t.rounds},
+                           {"started_warm", t.started_warm},
                            {"default_time_s", t.default_time_s ? nlohmann::json(*t.default_time_s) : nullptr},
                            {"best", nullptr}};
     if (const auto best = t.Best())
-      task["best"] = {{"template", t.sketches[best->first].template_name}, {"config_key", best->second.config_key},
-                      {"time_s", best->second.time_s}, {"gflops", best->second.gflops}};
+      task["best"] = {{"template", t.sketches[best->first].template_name},
+                      {"config_key", best->second.config_key},
+                      {"time_s", best->second.time_s},
+                      {"gflops", best->second.gflops}};
     nlohmann::json sketches = nlohmann::json::array();
     for (const auto& s : t.sketches)
-      sketches.push_back({{"template", s.template_name}, {"history", s.history}, {"measured", s.measured}, {"flow", s.flow},
-                          {"best_time_s", s.best ? nlohmann::json(s.best->time_s) : nullptr}, {"prior", s.prior},
+      sketches.push_back({{"template", s.template_name},
+                          {"history", s.history},
+                          {"measured", s.measured},
+                          {"flow", s.flow},
+                          {"best_time_s", s.best ? nlohmann::json(s.best->time_s) : nullptr},
+                          {"prior", s.prior},
                           {"prior_note", s.prior_note}});
     task["sketches"] = sketches;
     task["sketch_choice"] = t.sketch_choice;
     tasks.push_back(task);
   }
-  return {{"network_run_id", r.network_run_id}, {"network", r.network}, {"batch", r.batch}, {"device", device},
-          {"resumed", r.resumed}, {"trials_used", r.trials_used}, {"trials_budget", r.trials_budget},
-          {"latency_s", r.LatencyS()}, {"default_latency_s", r.DefaultLatencyS()},
-          {"tasks_at_default", r.TasksAtDefault()}, {"tasks_unknown", r.TasksUnknown()},
-          {"warm_tasks", r.WarmTasks()}, {"interrupted", r.interrupted}, {"exhausted", r.exhausted},
+  return {{"network_run_id", r.network_run_id},
+          {"network", r.network},
+          {"batch", r.batch},
+          {"device", device},
+          {"resumed", r.resumed},
+          {"trials_used", r.trials_used},
+          {"trials_budget", r.trials_budget},
+          {"latency_s", r.LatencyS()},
+          {"default_latency_s", r.DefaultLatencyS()},
+          {"tasks_at_default", r.TasksAtDefault()},
+          {"tasks_unknown", r.TasksUnknown()},
+          {"warm_tasks", r.WarmTasks()},
+          {"interrupted", r.interrupted},
+          {"exhausted", r.exhausted},
           {"tasks", tasks}};
 }
 
@@ -72,12 +91,14 @@ std::string LatencyLine(const NetworkRunReport& r) {
 }
 
 void PrintReport(std::ostream& out, const NetworkRunReport& r) {
-  out << fmt::format("\n| # | layers | weight | default ms | best ms | speed-up | sketch | best config |\n"
-                     "|---|---|---|---|---|---|---|---|\n");
+  out << fmt::format(
+      "\n| # | layers | weight | default ms | best ms | speed-up | sketch | best config |\n"
+      "|---|---|---|---|---|---|---|---|\n");
   for (size_t i = 0; i < r.tasks.size(); ++i) {
     const auto& t = r.tasks[i];
     const auto best = t.Best();
-    const std::string speedup = best && t.default_time_s ? fmt::format("{:.1f}x", *t.default_time_s / best->second.time_s) : "-";
+    const std::string speedup =
+        best && t.default_time_s ? fmt::format("{:.1f}x", *t.default_time_s / best->second.time_s) : "-";
     out << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", i, Join(t.task.layers), t.task.weight,
                        Ms(t.default_time_s), Ms(best ? std::optional(best->second.time_s) : std::nullopt), speedup,
                        best ? t.sketches[best->first].template_name : "-", best ? best->second.config_key : "-");
@@ -117,8 +138,8 @@ int RunNetworks(std::ostream& out) {
   for (const Network& n : BuiltinNetworks()) {
     int64_t layers = 0;
     for (const auto& l : n.layers) layers += l.repeat;
-    out << fmt::format("{:<14} {:>3} layers, {:>2} tasks at batch 1  {}\n", n.name, layers,
-                       NetworkTasks(n, 1).size(), n.description);
+    out << fmt::format("{:<14} {:>3} layers, {:>2} tasks at batch 1  {}\n", n.name, layers, NetworkTasks(n, 1).size(),
+                       n.description);
   }
   out << "\nA network of your own: a JSON file {\"name\": ..., \"layers\": [{\"name\": ..., \"op\": ..., "
          "\"shape\": ..., \"repeat\": N}]}, shapes as `tune --shape` takes them, {batch} for the batch size.\n"
@@ -198,8 +219,12 @@ nlohmann::json UntunedJson(const Network& network, const ModelFlops& flops) {
   nlohmann::json groups = nlohmann::json::array();
   for (const auto& g : GroupUntuned(network)) {
     const bool known = g.unknown < static_cast<int>(g.names.size());
-    groups.push_back({{"tuned", false}, {"op", g.op}, {"why", g.why}, {"layers", g.names},
-                      {"weight", g.names.size()}, {"flops", known ? nlohmann::json(g.flops) : nullptr},
+    groups.push_back({{"tuned", false},
+                      {"op", g.op},
+                      {"why", g.why},
+                      {"layers", g.names},
+                      {"weight", g.names.size()},
+                      {"flops", known ? nlohmann::json(g.flops) : nullptr},
                       {"flops_unknown", g.unknown},
                       {"share", known && flops.Share(g.flops) ? nlohmann::json(*flops.Share(g.flops)) : nullptr}});
   }
@@ -209,9 +234,9 @@ nlohmann::json UntunedJson(const Network& network, const ModelFlops& flops) {
 // "not tuned: 49 nodes, 1.2% of the model's 3.661 GFLOP" (empty when every node is tuned).
 std::string UntunedLine(const Network& network, const ModelFlops& flops) {
   if (network.untuned.empty()) return {};
-  std::string line = fmt::format("not tuned: {} node{}, {} of the model's {} GFLOP (estimates)",
-                                 network.untuned.size(), network.untuned.size() == 1 ? "" : "s",
-                                 Percent(flops.Share(flops.untuned)), Gflop(flops.total()));
+  std::string line =
+      fmt::format("not tuned: {} node{}, {} of the model's {} GFLOP (estimates)", network.untuned.size(),
+                  network.untuned.size() == 1 ? "" : "s", Percent(flops.Share(flops.untuned)), Gflop(flops.total()));
   if (flops.unknown > 0)
     line += fmt::format("; {} node{} of unknown FLOPs not counted", flops.unknown, flops.unknown == 1 ? "" : "s");
   return line;
@@ -232,17 +257,23 @@ int RunTasks(const TasksOptions& o, std::ostream& out) {
     for (const auto& t : tasks) {
       const double flops = WorkloadFlops(t.workload);
       const auto share = model.Share(flops * static_cast<double>(t.weight));
-      j.push_back({{"tuned", true}, {"workload", t.workload.Key()}, {"op", t.workload.op}, {"weight", t.weight},
-                   {"flops", flops}, {"layers", t.layers}, {"sketches", SketchNames(t.workload)},
+      j.push_back({{"tuned", true},
+                   {"workload", t.workload.Key()},
+                   {"op", t.workload.op},
+                   {"weight", t.weight},
+                   {"flops", flops},
+                   {"layers", t.layers},
+                   {"sketches", SketchNames(t.workload)},
                    {"share", share ? nlohmann::json(*share) : nullptr}});
     }
     for (auto& g : UntunedJson(network, model)) j.push_back(std::move(g));
     out << j.dump(2) << "\n";
     return 0;
   }
-  out << fmt::format("{} at batch {}: {} tasks\n\n| # | op | workload | weight | GFLOP | layers | sketches |\n"
-                     "|---|---|---|---|---|---|---|\n",
-                     network.name, batch, tasks.size());
+  out << fmt::format(
+      "{} at batch {}: {} tasks\n\n| # | op | workload | weight | GFLOP | layers | sketches |\n"
+      "|---|---|---|---|---|---|---|\n",
+      network.name, batch, tasks.size());
   for (size_t i = 0; i < tasks.size(); ++i) {
     const auto& t = tasks[i];
     out << fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", i, t.workload.op, t.workload.Key(), t.weight,
@@ -253,13 +284,13 @@ int RunTasks(const TasksOptions& o, std::ostream& out) {
     out << "\n";
     return 0;
   }
-  out << fmt::format(", {} of the model's FLOPs\n\n{}\n\n| op | nodes | GFLOP | share | why | layers |\n"
-                     "|---|---|---|---|---|---|\n",
-                     Percent(model.Share(model.tuned)), UntunedLine(network, model));
+  out << fmt::format(
+      ", {} of the model's FLOPs\n\n{}\n\n| op | nodes | GFLOP | share | why | layers |\n"
+      "|---|---|---|---|---|---|\n",
+      Percent(model.Share(model.tuned)), UntunedLine(network, model));
   for (const auto& g : GroupUntuned(network)) {
     const bool known = g.unknown < static_cast<int>(g.names.size());
-    out << fmt::format("| {} | {} | {} | {} | {} | {} |\n", g.op, g.names.size(),
-                       known ? Gflop(g.flops) : "?",
+    out << fmt::format("| {} | {} | {} | {} | {} | {} |\n", g.op, g.names.size(), known ? Gflop(g.flops) : "?",
                        known ? Percent(model.Share(g.flops)) : "?", g.why, FirstNames(g.names));
   }
   return 0;
@@ -281,9 +312,11 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
   const ModelFlops model = CountFlops(network, tasks);
   // Through MakeDeviceMeasurer: under tensortune-mpi the configs are measured on other ranks,
   // a batch of --batch-size configs for each.
-  const auto measurer_owner =
-      MakeDeviceMeasurer({.worker_path = DefaultWorkerPath(), .device_spec = o.device, .timeout_s = o.timeout_s,
-                          .builders = o.builders, .min_time_s = o.min_time_s});
+  const auto measurer_owner = MakeDeviceMeasurer({.worker_path = DefaultWorkerPath(),
+                                                  .device_spec = o.device,
+                                                  .timeout_s = o.timeout_s,
+                                                  .builders = o.builders,
+                                                  .min_time_s = o.min_time_s});
   DeviceMeasurer& measurer = *measurer_owner;
   options.batch_size *= measurer.parallelism();
   // Tuners whose defaults scale with the budget are told each task's share of the trials.
@@ -309,12 +342,12 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
       if (r.resumed) out << fmt::format("continuing network run {}\n", r.network_run_id);
       if (!network.untuned.empty())
         out << UntunedLine(network, model) << " (`tensortune tasks " << o.network << "` lists them)\n";
-      out << fmt::format("{} of {} tasks have trials of their own in the history; each sketch's tuner starts at its "
-                         "first round from those{}; a task with no successful trial yet counts at its untuned default "
-                         "configuration (measured in the warm-up round)\n",
-                         r.WarmTasks(), r.tasks.size(),
-                         options.warm_similar ? " and from similar workloads' records on this device (this run's included)"
-                                              : "");
+      out << fmt::format(
+          "{} of {} tasks have trials of their own in the history; each sketch's tuner starts at its "
+          "first round from those{}; a task with no successful trial yet counts at its untuned default "
+          "configuration (measured in the warm-up round)\n",
+          r.WarmTasks(), r.tasks.size(),
+          options.warm_similar ? " and from similar workloads' records on this device (this run's included)" : "");
     }
     std::string line = LatencyLine(r);
     if (r.last_task >= 0) {  // the task just tuned, and its best so far
@@ -323,9 +356,8 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
     }
     progress.Update(r.trials_used, line);
   };
-  const NetworkRunReport report =
-      TuneNetwork(*store, measurer, measurer.device(), measurer.limits(), network, options, guard.flag(),
-                  report_progress);
+  const NetworkRunReport report = TuneNetwork(*store, measurer, measurer.device(), measurer.limits(), network, options,
+                                              guard.flag(), report_progress);
   progress.Finish();
   if (o.json) {
     nlohmann::json j = ReportJson(report, measurer.device().name);
@@ -336,7 +368,8 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
     out << j.dump(2) << "\n";
   } else {
     PrintReport(out, report);
-    if (!network.untuned.empty()) out << "the estimate leaves out the nodes not tuned; " << UntunedLine(network, model) << "\n";
+    if (!network.untuned.empty())
+      out << "the estimate leaves out the nodes not tuned; " << UntunedLine(network, model) << "\n";
   }
   if (report.interrupted) return kInterruptedExitCode;
   return report.TasksUnknown() == static_cast<int>(report.tasks.size()) ? 1 : 0;

@@ -5,9 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "networks/network.h"
-
 #include "measure/opencl_measurer.h"
+#include "networks/network.h"
 #include "schedule/network_tuner.h"
 
 namespace tt {
@@ -33,7 +32,7 @@ struct TasksOptions {
 // tune-network: where the network comes from and how it is measured and recorded; what the
 // run does is `tuning`, checked by the engine's own NetworkTuneOptions::Check.
 struct TuneNetworkOptions {
-  std::string network;  // a built-in name, a JSON file or an ONNX model
+  std::string network;                    // a built-in name, a JSON file or an ONNX model
   bool batch_given = false;               // --batch on the command line (tuning.batch)
   std::vector<std::string> input_shapes;  // --input-shape name=dims (ONNX models)
   std::string db = "history.db";

@@ -62,8 +62,8 @@ std::string Convergence(const ReportQueries& queries, const ReportTask& task) {
   std::vector<PlotSeries> series;
   for (const ReportRun& run : runs) {
     if (series.size() == kRunsDrawn) break;
-    drawn.emplace(run.id,
-                  Drawn{series.size(), run.trials, std::max<int64_t>(1, (run.trials + kPointsPerRun - 1) / kPointsPerRun)});
+    drawn.emplace(run.id, Drawn{series.size(), run.trials,
+                                std::max<int64_t>(1, (run.trials + kPointsPerRun - 1) / kPointsPerRun)});
     series.push_back({fmt::format("run {} {}", run.id, run.tuner), {}, {}});
   }
   queries.ForEachTrial(task.ids, [&](int64_t run, bool ok, double gflops) {
@@ -85,11 +85,11 @@ std::string Convergence(const ReportQueries& queries, const ReportTask& task) {
 }
 
 std::string TaskSection(const ReportQueries& queries, const ReportTask& task) {
-  return fmt::format("<h2>{}</h2><p>sketch <b>{}</b> on <b>{}</b>{}; {} trials in {} runs</p><p>best: {}</p>"
-                     "<h3>Status of the trials</h3>{}<h3>Convergence</h3>{}",
-                     HtmlEscape(task.workload), HtmlEscape(task.sketch), HtmlEscape(task.device),
-                     task.imported ? " (imported)" : "", task.trials, task.runs, BestText(queries, task),
-                     StatusMix(queries, task), Convergence(queries, task));
+  return fmt::format(
+      "<h2>{}</h2><p>sketch <b>{}</b> on <b>{}</b>{}; {} trials in {} runs</p><p>best: {}</p>"
+      "<h3>Status of the trials</h3>{}<h3>Convergence</h3>{}",
+      HtmlEscape(task.workload), HtmlEscape(task.sketch), HtmlEscape(task.device), task.imported ? " (imported)" : "",
+      task.trials, task.runs, BestText(queries, task), StatusMix(queries, task), Convergence(queries, task));
 }
 
 // The estimated latency after each round that recorded it, held until the next (a step line),
@@ -113,17 +113,18 @@ PlotSeries LatencySeries(const NetworkRunSummary& run) {
 
 std::string NetworkSection(const std::vector<NetworkRunSummary>& runs) {
   if (runs.empty()) return "";
-  std::string table = "<table><tr><th>run</th><th>network</th><th>batch</th><th>scheduler</th><th>sketches</th>"
-                      "<th>tuner</th><th>status</th><th>trials</th><th>estimated latency</th><th>untuned default</th></tr>";
+  std::string table =
+      "<table><tr><th>run</th><th>network</th><th>batch</th><th>scheduler</th><th>sketches</th>"
+      "<th>tuner</th><th>status</th><th>trials</th><th>estimated latency</th><th>untuned default</th></tr>";
   std::vector<PlotSeries> series;
   for (const auto& r : runs) {
     const std::string latency = r.progress.empty() ? "-" : fmt::format("{:.3f} ms", r.progress.back().second * 1e3);
     const std::string defaults = r.default_latency_s > 0 ? fmt::format("{:.3f} ms", r.default_latency_s * 1e3) : "-";
-    table += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} of {}</td>"
-                         "<td>{}</td><td>{}</td></tr>",
-                         r.id, HtmlEscape(r.network), r.batch, HtmlEscape(r.scheduler), HtmlEscape(r.sketch_policy),
-                         HtmlEscape(r.tuner), HtmlEscape(r.status), r.progress.empty() ? 0 : r.progress.back().first,
-                         r.trials_requested, latency, defaults);
+    table += fmt::format(
+        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} of {}</td>"
+        "<td>{}</td><td>{}</td></tr>",
+        r.id, HtmlEscape(r.network), r.batch, HtmlEscape(r.scheduler), HtmlEscape(r.sketch_policy), HtmlEscape(r.tuner),
+        HtmlEscape(r.status), r.progress.empty() ? 0 : r.progress.back().first, r.trials_requested, latency, defaults);
     if (!r.progress.empty()) series.push_back(LatencySeries(r));
   }
   std::string html = "<h2>Network runs</h2>" + table + "</table>";
@@ -141,8 +142,8 @@ int RunReport(const ReportOptions& o, std::ostream& out) {
   const ReportQueries queries(*store, {o.workload, o.run, o.network_run});
   const auto [trials, tasks] = queries.Count();
   if (trials == 0) throw UserError("no trials in " + o.db + " match the report's filters");
-  const auto network_runs = o.run == 0 && o.workload.empty() ? store->NetworkRuns(o.network_run)
-                                                              : std::vector<NetworkRunSummary>{};
+  const auto network_runs =
+      o.run == 0 && o.workload.empty() ? store->NetworkRuns(o.network_run) : std::vector<NetworkRunSummary>{};
   WholeFile file(o.out);
   std::ostream& html = file.stream();
   html << fmt::format(

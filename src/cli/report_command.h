@@ -8,8 +8,8 @@ namespace tt {
 
 struct ReportOptions {
   std::string db;
-  int64_t run = 0;       // only this run's task and trials
-  std::string workload;  // only this workload key
+  int64_t run = 0;          // only this run's task and trials
+  std::string workload;     // only this workload key
   int64_t network_run = 0;  // only this network run: its latency plot and its tasks' trials
   std::string out = "report.html";
 };

@@ -154,8 +154,9 @@ class Session {
 
   std::vector<float> Read(cl_mem mem, size_t elements) const {
     std::vector<float> data(elements);
-    Check(clEnqueueReadBuffer(queue_.get(), mem, CL_TRUE, 0, elements * sizeof(float), data.data(), 0, nullptr, nullptr),
-          "clEnqueueReadBuffer");
+    Check(
+        clEnqueueReadBuffer(queue_.get(), mem, CL_TRUE, 0, elements * sizeof(float), data.data(), 0, nullptr, nullptr),
+        "clEnqueueReadBuffer");
     return data;
   }
 
@@ -169,7 +170,8 @@ class Session {
 
 double EventSeconds(cl_event first, cl_event last) {
   cl_ulong start = 0, end = 0;
-  Check(clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr), "clGetEventProfilingInfo");
+  Check(clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr),
+        "clGetEventProfilingInfo");
   Check(clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr), "clGetEventProfilingInfo");
   return end > start ? static_cast<double>(end - start) * 1e-9 : 0;
 }
@@ -186,7 +188,9 @@ LayoutCandidate LayoutsOf(const tensortune::KernelSpec& spec) {
   return {spec.arguments.front().layout, spec.arguments[OutputIndex(spec)].layout, 0};
 }
 
-bool SameLayouts(const LayoutCandidate& a, const LayoutCandidate& b) { return a.input == b.input && a.output == b.output; }
+bool SameLayouts(const LayoutCandidate& a, const LayoutCandidate& b) {
+  return a.input == b.input && a.output == b.output;
+}
 
 // A layer reads its predecessor's output through a device conversion (NCHW <-> NCHW16c).
 bool Convertible(tensortune::Layout from, tensortune::Layout to) {
@@ -253,11 +257,13 @@ int Run(const RunNetworkOptions& o, std::ostream& out, std::ostream& err) {
   CheckCount("--batch", o.batch, kMaxNetworkBatch);
   CheckCount("--min-runs", o.min_runs, kMaxRuns);
   CheckSeconds("--min-time", o.min_time_s, true, kMaxMinTimeSeconds);
-  if (o.db.empty() == o.pack.empty()) throw UserError("give either --db (a history database) or --pack (a kernel pack)");
+  if (o.db.empty() == o.pack.empty())
+    throw UserError("give either --db (a history database) or --pack (a kernel pack)");
   const Network network = LoadNetwork(o.network);
   const std::vector<Instance> instances = Instances(network, o.batch);
   std::error_code ec;
-  if (!o.db.empty() && !std::filesystem::is_regular_file(o.db, ec)) throw UserError("database " + o.db + " does not exist");
+  if (!o.db.empty() && !std::filesystem::is_regular_file(o.db, ec))
+    throw UserError("database " + o.db + " does not exist");
 
   // Sources first: a bad database or pack is refused before the device is opened.
   std::shared_ptr<const tensortune::ConfigSource> history;
@@ -299,7 +305,8 @@ int Run(const RunNetworkOptions& o, std::ostream& out, std::ostream& err) {
   };
   const auto conversion_of = [&](tensortune::Layout from, tensortune::Layout to,
                                  const std::vector<int64_t>& dims) -> const tensortune::Operator& {
-    const std::string key = fmt::format("{}>{}:{}", tensortune::ToString(from), tensortune::ToString(to), fmt::join(dims, ","));
+    const std::string key =
+        fmt::format("{}>{}:{}", tensortune::ToString(from), tensortune::ToString(to), fmt::join(dims, ","));
     auto it = conversions.find(key);
     if (it == conversions.end()) it = conversions.emplace(key, runtime.PrepareConversion(from, to, dims)).first;
     return it->second;
@@ -323,13 +330,16 @@ int Run(const RunNetworkOptions& o, std::ostream& out, std::ostream& err) {
     }
     if (i > 0) {
       const auto& before = kernels_of(i - 1).front();
-      chain[i].reads_previous = before.arguments[OutputIndex(before)].dims == kernels_of(i).front().arguments.front().dims;
+      chain[i].reads_previous =
+          before.arguments[OutputIndex(before)].dims == kernels_of(i).front().arguments.front().dims;
     }
   }
   const auto conversion_cost = [&](size_t layer, tensortune::Layout from, tensortune::Layout to) {
-    return Convertible(from, to) ? time_alone(conversion_of(from, to, kernels_of(layer).front().arguments.front().dims)) : 0.0;
+    return Convertible(from, to) ? time_alone(conversion_of(from, to, kernels_of(layer).front().arguments.front().dims))
+                                 : 0.0;
   };
-  const bool weighed = std::any_of(chain.begin(), chain.end(), [](const ChainLayer& l) { return l.candidates.size() > 1; });
+  const bool weighed =
+      std::any_of(chain.begin(), chain.end(), [](const ChainLayer& l) { return l.candidates.size() > 1; });
   const std::vector<size_t> fastest_each(instances.size(), 0);
   const std::vector<size_t> plan = weighed ? PlanLayouts(chain, conversion_cost) : fastest_each;
   const auto conversions_in = [&](const std::vector<size_t>& p) {
@@ -347,7 +357,8 @@ int Run(const RunNetworkOptions& o, std::ostream& out, std::ostream& err) {
     layers_replanned += plan[i] != 0;
   }
   std::map<std::string, const tensortune::Operator*> used;  // the kernels the network runs, by workload
-  for (size_t i = 0; i < instances.size(); ++i) used[instances[i].workload.Key() + "|" + layer_ops[i]->choice().kernel_template] = layer_ops[i];
+  for (size_t i = 0; i < instances.size(); ++i)
+    used[instances[i].workload.Key() + "|" + layer_ops[i]->choice().kernel_template] = layer_ops[i];
 
   // Buffers and the sequence of launches.
   Rng rng(o.seed);
@@ -373,8 +384,11 @@ int Run(const RunNetworkOptions& o, std::ostream& out, std::ostream& err) {
         if (Convertible(previous->layout, args[a].layout)) {
           const tensortune::Operator& convert = conversion_of(previous->layout, args[a].layout, args[a].dims);
           buffers[a] = session.Buffer(std::vector<float>(args[a].elements, NAN));
-          steps.push_back({&convert, {previous->buffer, buffers[a]}, -1,
-                           fmt::format("{} -> {}", tensortune::ToString(previous->layout), tensortune::ToString(args[a].layout))});
+          steps.push_back(
+              {&convert,
+               {previous->buffer, buffers[a]},
+               -1,
+               fmt::format("{} -> {}", tensortune::ToString(previous->layout), tensortune::ToString(args[a].layout))});
           ++conversion_count;
           results[i].chained = true;
           continue;
@@ -471,34 +485,48 @@ int Run(const RunNetworkOptions& o, std::ostream& out, std::ostream& err) {
     nlohmann::json layers = nlohmann::json::array();
     for (size_t i = 0; i < instances.size(); ++i) {
       const auto& op = *layer_ops[i];
-      layers.push_back({{"layer", instances[i].name}, {"workload", instances[i].workload.Key()},
-                        {"template", op.choice().kernel_template}, {"config_key", op.choice().config_key},
-                        {"origin", tensortune::ToString(op.choice().origin)}, {"note", op.choice().note},
-                        {"chained", results[i].chained}, {"check", results[i].check},
-                        {"input_layout", tensortune::ToString(op.arguments().front().layout)},
-                        {"output_layout", tensortune::ToString(op.arguments()[OutputIndex(op.spec())].layout)},
-                        {"max_abs_error", results[i].max_error},
-                        {"recorded_time_s", op.choice().origin == tensortune::Origin::kExact ? op.choice().recorded_time_s : 0},
-                        {"measured_time_s", results[i].measured_s}});
+      layers.push_back(
+          {{"layer", instances[i].name},
+           {"workload", instances[i].workload.Key()},
+           {"template", op.choice().kernel_template},
+           {"config_key", op.choice().config_key},
+           {"origin", tensortune::ToString(op.choice().origin)},
+           {"note", op.choice().note},
+           {"chained", results[i].chained},
+           {"check", results[i].check},
+           {"input_layout", tensortune::ToString(op.arguments().front().layout)},
+           {"output_layout", tensortune::ToString(op.arguments()[OutputIndex(op.spec())].layout)},
+           {"max_abs_error", results[i].max_error},
+           {"recorded_time_s", op.choice().origin == tensortune::Origin::kExact ? op.choice().recorded_time_s : 0},
+           {"measured_time_s", results[i].measured_s}});
     }
-    nlohmann::json j = {{"network", network.name}, {"batch", o.batch}, {"device", session.info().name},
-                        {"source", source_name}, {"layers", layers}, {"conversions", conversion_count},
-                        {"layout_plan", {{"weighed", weighed}, {"layers_replanned", layers_replanned},
-                                         {"conversions_fastest_each", conversions_fastest_each}}},
-                        {"verified", !failed}, {"runs", wall.size()},
+    nlohmann::json j = {{"network", network.name},
+                        {"batch", o.batch},
+                        {"device", session.info().name},
+                        {"source", source_name},
+                        {"layers", layers},
+                        {"conversions", conversion_count},
+                        {"layout_plan",
+                         {{"weighed", weighed},
+                          {"layers_replanned", layers_replanned},
+                          {"conversions_fastest_each", conversions_fastest_each}}},
+                        {"verified", !failed},
+                        {"runs", wall.size()},
                         {"measured_latency_s", failed ? nlohmann::json(nullptr) : nlohmann::json(measured)},
                         {"kernels_latency_s", failed ? nlohmann::json(nullptr) : nlohmann::json(kernels_s)},
-                        {"conversions_latency_s", conversions_s}, {"estimated_latency_s", estimated},
-                        {"estimated_layers", estimated_layers}, {"layers_total", instances.size()},
+                        {"conversions_latency_s", conversions_s},
+                        {"estimated_latency_s", estimated},
+                        {"estimated_layers", estimated_layers},
+                        {"layers_total", instances.size()},
                         {"programs_built", runtime.cache_stats().built},
                         {"programs_from_disk", runtime.cache_stats().loaded_from_disk}};
     out << j.dump(2) << "\n";
   } else {
-    out << fmt::format("{} (batch {}) on {}: {} layers, {} kernels and {} layout conversions from {}\n\n"
-                       "| # | layer | workload | sketch | origin | input | check | estimated ms | measured ms |\n"
-                       "|---|---|---|---|---|---|---|---|---|\n",
-                       network.name, o.batch, session.info().name, instances.size(), used.size(), conversion_count,
-                       source_name);
+    out << fmt::format(
+        "{} (batch {}) on {}: {} layers, {} kernels and {} layout conversions from {}\n\n"
+        "| # | layer | workload | sketch | origin | input | check | estimated ms | measured ms |\n"
+        "|---|---|---|---|---|---|---|---|---|\n",
+        network.name, o.batch, session.info().name, instances.size(), used.size(), conversion_count, source_name);
     for (size_t i = 0; i < instances.size(); ++i) {
       const auto& c = layer_ops[i]->choice();
       out << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", i, instances[i].name,
@@ -514,10 +542,11 @@ int Run(const RunNetworkOptions& o, std::ostream& out, std::ostream& err) {
     for (const auto& [key, op] : used)
       if (op->choice().origin != tensortune::Origin::kExact) out << "  " << key << ": " << op->choice().note << "\n";
     if (weighed)
-      out << fmt::format("\nlayout plan: {} of {} layers run a kernel other than their fastest alone, so that the "
-                         "network runs {} layout conversions instead of {} (kernels and conversions timed here; "
-                         "--fastest-each turns this off)\n",
-                         layers_replanned, instances.size(), conversion_count, conversions_fastest_each);
+      out << fmt::format(
+          "\nlayout plan: {} of {} layers run a kernel other than their fastest alone, so that the "
+          "network runs {} layout conversions instead of {} (kernels and conversions timed here; "
+          "--fastest-each turns this off)\n",
+          layers_replanned, instances.size(), conversion_count, conversions_fastest_each);
   }
   if (failed) {
     err << "tensortune: a layer's output differs from the CPU reference (see the check column); no latency is "
@@ -525,15 +554,17 @@ int Run(const RunNetworkOptions& o, std::ostream& out, std::ostream& err) {
     return 1;
   }
   if (!o.json) {
-    out << fmt::format("\nmeasured latency: {:.3f} ms (wall clock of the whole sequence, median of {} runs; its "
-                       "kernels {:.3f} ms, of which layout conversions {:.3f} ms)\n",
-                       measured * 1e3, wall.size(), kernels_s * 1e3, conversions_s * 1e3);
+    out << fmt::format(
+        "\nmeasured latency: {:.3f} ms (wall clock of the whole sequence, median of {} runs; its "
+        "kernels {:.3f} ms, of which layout conversions {:.3f} ms)\n",
+        measured * 1e3, wall.size(), kernels_s * 1e3, conversions_s * 1e3);
     if (estimated_layers > 0)
-      out << fmt::format("estimated latency (tune-network: the sum of recorded best times): {:.3f} ms over {} of {} "
-                         "layers{}; measured / estimated {:.2f}\n",
-                         estimated * 1e3, estimated_layers, instances.size(),
-                         estimated_layers < static_cast<int>(instances.size()) ? " (fallbacks have no estimate)" : "",
-                         measured / estimated);
+      out << fmt::format(
+          "estimated latency (tune-network: the sum of recorded best times): {:.3f} ms over {} of {} "
+          "layers{}; measured / estimated {:.2f}\n",
+          estimated * 1e3, estimated_layers, instances.size(),
+          estimated_layers < static_cast<int>(instances.size()) ? " (fallbacks have no estimate)" : "",
+          measured / estimated);
     else
       out << "estimated latency: none (no layer has a verified trial of its own workload on this device)\n";
   }
@@ -553,8 +584,10 @@ int RunRunNetwork(const RunNetworkOptions& o, std::ostream& out, std::ostream& e
         err << "tensortune: " << e.what() << "\n";
         return 1;
       case ErrorCode::kOpenCL:
-      case ErrorCode::kBuildFailed: throw EnvironmentError(e.what());
-      default: throw UserError(e.what());
+      case ErrorCode::kBuildFailed:
+        throw EnvironmentError(e.what());
+      default:
+        throw UserError(e.what());
     }
   }
 }

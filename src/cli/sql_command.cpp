@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 
 #include "cli/csv_field.h"
@@ -126,8 +126,9 @@ int RunSqlCommand(const SqlOptions& o, std::ostream& out) {
       if (table->AllKept())
         table->WriteKept(out);
       else
-        StreamSql(o.db, o.sql, false, [](const std::vector<std::string>&) {},
-                  [&](const std::vector<SqlValue>& row) { table->Write(row, out); });
+        StreamSql(
+            o.db, o.sql, false, [](const std::vector<std::string>&) {},
+            [&](const std::vector<SqlValue>& row) { table->Write(row, out); });
     }
   }
   if (names.empty()) out << fmt::format("{} rows changed\n", changes);

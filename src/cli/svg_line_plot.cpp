@@ -39,11 +39,20 @@ std::string HtmlEscape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -63,21 +72,28 @@ std::string SvgLinePlot(const std::vector<PlotSeries>& series, const std::string
   const auto x = [&](double i) { return kLeft + (n <= 1 ? plot_w / 2 : plot_w * (clamp(i, n) - 1) / (n - 1)); };
   const auto y = [&](double v) { return kTop + plot_h * (1 - clamp(v, top) / top); };
 
-  std::string svg = fmt::format(R"svg(<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="0 0 {} {}" )svg"
-                                R"svg(font-family="sans-serif" font-size="11">)svg", kWidth, kHeight, kWidth, kHeight);
-  svg += fmt::format(R"svg(<rect x="{}" y="{}" width="{}" height="{}" fill="#fafafa" stroke="#999"/>)svg", kLeft, kTop, plot_w, plot_h);
+  std::string svg =
+      fmt::format(R"svg(<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="0 0 {} {}" )svg"
+                  R"svg(font-family="sans-serif" font-size="11">)svg",
+                  kWidth, kHeight, kWidth, kHeight);
+  svg += fmt::format(R"svg(<rect x="{}" y="{}" width="{}" height="{}" fill="#fafafa" stroke="#999"/>)svg", kLeft, kTop,
+                     plot_w, plot_h);
   for (int tick = 0; tick <= 10 && tick * step <= top * (1 + 1e-9); ++tick) {
     const double v = tick * step;
-    svg += fmt::format(R"svg(<line x1="{0}" x2="{1}" y1="{2:.1f}" y2="{2:.1f}" stroke="#ddd"/><text x="{3}" y="{4:.1f}" )svg"
-                       R"svg(text-anchor="end">{5:g}</text>)svg", kLeft, kLeft + plot_w, y(v), kLeft - 4, y(v) + 4, v);
+    svg += fmt::format(
+        R"svg(<line x1="{0}" x2="{1}" y1="{2:.1f}" y2="{2:.1f}" stroke="#ddd"/><text x="{3}" y="{4:.1f}" )svg"
+        R"svg(text-anchor="end">{5:g}</text>)svg",
+        kLeft, kLeft + plot_w, y(v), kLeft - 4, y(v) + 4, v);
   }
   const double x_step = std::max(1.0, Axis(n).second);
   int x_ticks = 0;
   for (double i = 1; i <= n && x_ticks++ < 12; i += (i == 1 && x_step > 1 ? x_step - 1 : x_step))
-    svg += fmt::format(R"svg(<text x="{:.1f}" y="{}" text-anchor="middle">{:g}</text>)svg", x(i), kTop + plot_h + 14, i);
-  svg += fmt::format(R"svg(<text x="{}" y="{}" text-anchor="middle">{}</text>)svg", kLeft + plot_w / 2, kHeight - 6, HtmlEscape(x_label));
-  svg += fmt::format(R"svg(<text transform="translate(14 {}) rotate(-90)" text-anchor="middle">{}</text>)svg", kTop + plot_h / 2,
-                     HtmlEscape(y_label));
+    svg +=
+        fmt::format(R"svg(<text x="{:.1f}" y="{}" text-anchor="middle">{:g}</text>)svg", x(i), kTop + plot_h + 14, i);
+  svg += fmt::format(R"svg(<text x="{}" y="{}" text-anchor="middle">{}</text>)svg", kLeft + plot_w / 2, kHeight - 6,
+                     HtmlEscape(x_label));
+  svg += fmt::format(R"svg(<text transform="translate(14 {}) rotate(-90)" text-anchor="middle">{}</text>)svg",
+                     kTop + plot_h / 2, HtmlEscape(y_label));
   for (size_t k = 0; k < series.size(); ++k) {
     const char* colour = kColours[k % std::size(kColours)];
     std::string points;
@@ -89,9 +105,10 @@ std::string SvgLinePlot(const std::vector<PlotSeries>& series, const std::string
     else
       svg += fmt::format(R"svg(<polyline fill="none" stroke="{}" stroke-width="1.5" points="{}"/>)svg", colour, points);
     const double ly = kTop + 8 + 16 * static_cast<double>(k);
-    svg += fmt::format(R"svg(<line x1="{0}" x2="{1}" y1="{2}" y2="{2}" stroke="{3}" stroke-width="3"/><text x="{4}" y="{5}">{6}</text>)svg",
-                       kWidth - kRight + 10, kWidth - kRight + 28, ly, colour, kWidth - kRight + 32, ly + 4,
-                       HtmlEscape(series[k].label));
+    svg += fmt::format(
+        R"svg(<line x1="{0}" x2="{1}" y1="{2}" y2="{2}" stroke="{3}" stroke-width="3"/><text x="{4}" y="{5}">{6}</text>)svg",
+        kWidth - kRight + 10, kWidth - kRight + 28, ly, colour, kWidth - kRight + 32, ly + 4,
+        HtmlEscape(series[k].label));
   }
   return svg + "</svg>";
 }

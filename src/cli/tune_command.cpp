@@ -3,13 +3,13 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <nlohmann/json.hpp>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 
-#include "cli/progress.h"
 #include "cli/pins.h"
+#include "cli/progress.h"
 #include "cli/space_check.h"
 #include "core/errors.h"
 #include "core/option_checks.h"
@@ -74,14 +74,25 @@ void PrintSummary(std::ostream& out, const TuneOptions& o, const Workload& w, co
                   const DeviceInfo& device, int64_t run_id, const RunSummary& s,
                   const std::optional<TrialRecord>& best_ever, bool exhausted, bool interrupted) {
   if (o.json) {
-    nlohmann::json j = {{"run_id", run_id}, {"db", o.db}, {"op", w.op}, {"workload", w.Key()},
-                        {"template", t.name()}, {"device", device.name}, {"tuner", o.sweep_limit > 0 ? "sweep" : o.tuning.tuner},
-                        {"seed", o.tuning.seed}, {"trials", s.measured}, {"statuses", s.statuses},
-                        {"exhausted", exhausted}, {"interrupted", interrupted}};
+    nlohmann::json j = {{"run_id", run_id},
+                        {"db", o.db},
+                        {"op", w.op},
+                        {"workload", w.Key()},
+                        {"template", t.name()},
+                        {"device", device.name},
+                        {"tuner", o.sweep_limit > 0 ? "sweep" : o.tuning.tuner},
+                        {"seed", o.tuning.seed},
+                        {"trials", s.measured},
+                        {"statuses", s.statuses},
+                        {"exhausted", exhausted},
+                        {"interrupted", interrupted}};
     auto describe = [](const std::optional<TrialRecord>& r) {
       if (!r) return nlohmann::json(nullptr);
-      return nlohmann::json{{"config_key", r->config_key}, {"config", nlohmann::json::parse(r->config_json)},
-                            {"time_s", r->result.time_s}, {"gflops", r->result.gflops}, {"run_id", r->run_id}};
+      return nlohmann::json{{"config_key", r->config_key},
+                            {"config", nlohmann::json::parse(r->config_json)},
+                            {"time_s", r->result.time_s},
+                            {"gflops", r->result.gflops},
+                            {"run_id", r->run_id}};
     };
     j["model_fit_seconds"] = s.model_fit_seconds;
     if (!s.warm_start.empty()) j["warm_start"] = s.warm_start;
@@ -117,7 +128,8 @@ bool WantsOtherDevices(const TuneOptions& o, const RunPlan& plan) {
 }
 
 bool NamesDevices(const TuneOptions& o) {
-  return !o.warm_from.empty() && !(o.warm_from.size() == 1 && (o.warm_from.front() == "auto" || o.warm_from.front() == "none"));
+  return !o.warm_from.empty() &&
+         !(o.warm_from.size() == 1 && (o.warm_from.front() == "auto" || o.warm_from.front() == "none"));
 }
 
 }  // namespace
@@ -128,9 +140,11 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
   const Workload workload = ParseWorkload(o.op, o.shape, o.shape_flags);
   const KernelTemplate& kernel = PickTemplate(workload, o.kernel_template);
   // Through MakeDeviceMeasurer: under tensortune-mpi the configs are measured on other ranks.
-  const auto measurer_owner =
-      MakeDeviceMeasurer({.worker_path = DefaultWorkerPath(), .device_spec = o.device, .timeout_s = o.timeout_s,
-                          .builders = o.builders, .min_time_s = o.min_time_s});
+  const auto measurer_owner = MakeDeviceMeasurer({.worker_path = DefaultWorkerPath(),
+                                                  .device_spec = o.device,
+                                                  .timeout_s = o.timeout_s,
+                                                  .builders = o.builders,
+                                                  .min_time_s = o.min_time_s});
   DeviceMeasurer& measurer = *measurer_owner;
   ConfigSpace space = kernel.Space(workload, measurer.limits());
   ApplyPins(space, o.pins);

@@ -18,7 +18,7 @@ struct TuneOptions {
   std::string shape;
   std::vector<std::string> shape_flags;  // 0/1 workload dimensions switched on, e.g. transpose_a
   std::vector<std::string> pins;         // "knob=value": knobs held at one value
-  std::string kernel_template;  // empty: the operator's first applicable template
+  std::string kernel_template;           // empty: the operator's first applicable template
   // Other devices' records of this task to start from (tuners other than auto): "auto" the
   // most similar ones, "none", or device name fragments / indices.
   std::vector<std::string> warm_from{"auto"};
@@ -32,7 +32,8 @@ struct TuneOptions {
   TaskTuneOptions tuning;  // tuner_options get budget=trials for tuners that take one
 };
 
-// Returns the process exit code (kInterruptedExitCode when interrupted); throws UserError / EnvironmentError for bad input.
+// Returns the process exit code (kInterruptedExitCode when interrupted); throws UserError / EnvironmentError for bad
+// input.
 int RunTune(const TuneOptions& options, std::ostream& out);
 
 }  // namespace tt

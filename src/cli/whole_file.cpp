@@ -6,9 +6,9 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <iostream>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <streambuf>
 
 #include "core/errors.h"
@@ -20,8 +20,8 @@ namespace fs = std::filesystem;
 
 // Errors of the environment (exit 3), not of the path the user chose (exit 2).
 bool IsEnvironmentErrno(int error) {
-  return error == ENOSPC || error == EDQUOT || error == EIO || error == EFBIG || error == ENOMEM ||
-         error == ENFILE || error == EMFILE;
+  return error == ENOSPC || error == EDQUOT || error == EIO || error == EFBIG || error == ENOMEM || error == ENFILE ||
+         error == EMFILE;
 }
 
 [[noreturn]] void ThrowWriteError(const std::string& what, int error) {
@@ -29,7 +29,6 @@ bool IsEnvironmentErrno(int error) {
   if (IsEnvironmentErrno(error)) throw EnvironmentError(message);
   throw UserError(message);
 }
-
 
 bool SameFile(const fs::path& a, const fs::path& b) {
   std::error_code ec;
@@ -106,12 +105,13 @@ void CheckOutputPath(const std::string& path, const std::vector<std::string>& in
       const fs::path file = input + suffix;
       if (SameFile(path, file) || out == Resolved(file))
         throw UserError("cannot write " + path + ": it is " +
-                        (*suffix ? "the " + std::string(suffix + 1) + " file of the database " : "the database ") + input +
-                        " being read");
+                        (*suffix ? "the " + std::string(suffix + 1) + " file of the database " : "the database ") +
+                        input + " being read");
     }
   }
   fs::path dir = out.parent_path();
-  if (!fs::is_directory(dir, ec)) throw UserError("cannot write " + path + ": directory " + dir.string() + " does not exist");
+  if (!fs::is_directory(dir, ec))
+    throw UserError("cannot write " + path + ": directory " + dir.string() + " does not exist");
 }
 
 WholeFile::WholeFile(const std::string& path) : path_(path) {

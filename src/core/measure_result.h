@@ -11,9 +11,9 @@ enum class MeasureStatus {
   kOk,
   kInvalidConfig,  // violates a constraint (device limits, template rules): never compiled
   kCompileError,
-  kRuntimeError,   // an OpenCL error, or the worker process crashed
-  kWrongAnswer,    // output differs from the CPU reference
-  kTimeout,        // compile + run exceeded the per-config time limit; the worker was killed
+  kRuntimeError,  // an OpenCL error, or the worker process crashed
+  kWrongAnswer,   // output differs from the CPU reference
+  kTimeout,       // compile + run exceeded the per-config time limit; the worker was killed
 };
 
 std::string_view ToString(MeasureStatus status);
@@ -34,7 +34,7 @@ struct MeasureResult {
   double verify_s = 0;
   double timed_s = 0;
   double wall_s = 0;
-  std::string error;            // compiler log or failure text; empty when ok
+  std::string error;  // compiler log or failure text; empty when ok
   // A failure of the environment rather than of the config (the worker killed from outside, a
   // garbled reply, a timeout that a loaded machine may explain): later runs may measure it again.
   bool transient = false;

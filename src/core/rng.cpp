@@ -31,7 +31,8 @@ uint64_t Rng::Below(uint64_t n) {
   // Rejection keeps the result exactly uniform.
   const uint64_t limit = UINT64_MAX - UINT64_MAX % n;
   uint64_t x;
-  do x = Next(); while (x >= limit);
+  do x = Next();
+  while (x >= limit);
   return x % n;
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 // Deterministic across platforms and standard libraries (unlike std::uniform_*_distribution),
 // so that "same seed, same sequence" holds everywhere.
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -11,9 +11,9 @@ namespace tt {
 class Rng {
  public:
   explicit Rng(uint64_t seed);
-  uint64_t Next();                  // xoshiro256**
-  uint64_t Below(uint64_t n);       // uniform in [0, n), n > 0
-  double Uniform();                 // uniform in [0, 1)
+  uint64_t Next();             // xoshiro256**
+  uint64_t Below(uint64_t n);  // uniform in [0, n), n > 0
+  double Uniform();            // uniform in [0, 1)
   bool Chance(double p) { return Uniform() < p; }
   template <typename T>
   void Shuffle(std::vector<T>& v) {

@@ -34,8 +34,7 @@ Workload Workload::FromKey(std::string_view key) {
     const auto eq = item.find('=');
     int64_t value = 0;
     if (eq == std::string_view::npos || eq == 0 ||
-        std::from_chars(item.data() + eq + 1, item.data() + item.size(), value).ptr !=
-            item.data() + item.size())
+        std::from_chars(item.data() + eq + 1, item.data() + item.size(), value).ptr != item.data() + item.size())
       throw UserError("malformed workload key '" + std::string(key) + "'");
     w.dims.emplace_back(std::string(item.substr(0, eq)), value);
     rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);

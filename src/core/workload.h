@@ -13,8 +13,8 @@ struct Workload {
   std::string op;
   std::vector<std::pair<std::string, int64_t>> dims;
 
-  int64_t Dim(std::string_view name) const;  // throws std::out_of_range when absent
-  std::string Key() const;                   // canonical: "gemm:m=512,n=1024,k=1024"
+  int64_t Dim(std::string_view name) const;       // throws std::out_of_range when absent
+  std::string Key() const;                        // canonical: "gemm:m=512,n=1024,k=1024"
   static Workload FromKey(std::string_view key);  // throws UserError when malformed
   bool operator==(const Workload&) const = default;
 };

@@ -11,9 +11,9 @@
 #include <array>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
-#include <cstdint>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -132,7 +132,8 @@ SQLite::Database Hardened(SQLite::Database db) {
 // immutable one does not, and is exact while no -wal file shows that a writer is active.
 SQLite::Database OpenForInspection(const std::string& path, bool writer_active) {
   if (writer_active)
-    return Hardened(SQLite::Database(FileUri(path, "mode=ro"), SQLite::OPEN_READONLY | SQLite::OPEN_URI, kBusyTimeoutMs));
+    return Hardened(
+        SQLite::Database(FileUri(path, "mode=ro"), SQLite::OPEN_READONLY | SQLite::OPEN_URI, kBusyTimeoutMs));
   return Hardened(SQLite::Database(FileUri(path, "mode=ro&immutable=1"), SQLite::OPEN_READONLY | SQLite::OPEN_URI));
 }
 
@@ -181,14 +182,16 @@ bool IsVirtualTable(const SchemaObject& object) {
 
 // An index someone added to one of tensortune's tables is tolerated when it can change
 // neither what an insert accepts nor what it costs: not unique, not partial, plain columns.
-std::optional<std::string> WhyExtraIndexUnsafe(SQLite::Database& db, const std::string& name, const SchemaObject& index) {
+std::optional<std::string> WhyExtraIndexUnsafe(SQLite::Database& db, const std::string& name,
+                                               const SchemaObject& index) {
   SQLite::Statement list(db, "SELECT \"unique\", partial FROM pragma_index_list(?) WHERE name = ?");
   list.bind(1, index.table);
   list.bind(2, name);
   if (!list.executeStep() || list.getColumn(0).getInt() != 0 || list.getColumn(1).getInt() != 0)
     return "a unique or partial index on table " + index.table + " (" + name + ") that tensortune did not create";
-  SQLite::Statement columns(db, "SELECT count(*) FROM pragma_index_xinfo(?) WHERE key = 1 AND (cid < 0 OR "
-                                "coalesce(coll, 'BINARY') NOT IN ('BINARY', 'NOCASE', 'RTRIM'))");
+  SQLite::Statement columns(db,
+                            "SELECT count(*) FROM pragma_index_xinfo(?) WHERE key = 1 AND (cid < 0 OR "
+                            "coalesce(coll, 'BINARY') NOT IN ('BINARY', 'NOCASE', 'RTRIM'))");
   columns.bind(1, name);
   if (columns.executeStep() && columns.getColumn(0).getInt() != 0)
     return "an index on an expression of table " + index.table + " (" + name + ") that tensortune did not create";
@@ -210,8 +213,7 @@ std::optional<std::string> WhySchemaDiffers(SQLite::Database& db, int version) {
   for (const auto& [name, want] : reference) {
     const auto it = actual.find(name);
     if (it == actual.end()) return "its " + want.type + " " + name + " is missing";
-    if (it->second.type != want.type)
-      return name + " is a " + it->second.type + " where tensortune has a " + want.type;
+    if (it->second.type != want.type) return name + " is a " + it->second.type + " where tensortune has a " + want.type;
   }
   for (const auto& [name, want] : reference)
     if (!(actual.at(name) == want)) return "its " + want.type + " " + name + " is not defined as tensortune defines it";
@@ -229,8 +231,7 @@ std::optional<std::string> WhyUnusable(const std::string& path, bool writer_acti
   const uintmax_t size = fs::file_size(path, ec);
   if (ec || size == 0) return std::nullopt;  // empty: ours to fill
   const auto header = ReadHeader(path);
-  if (!header || header->compare(0, 16, std::string_view("SQLite format 3\0", 16)) != 0)
-    return "not a SQLite database";
+  if (!header || header->compare(0, 16, std::string_view("SQLite format 3\0", 16)) != 0) return "not a SQLite database";
   if (!writer_active)
     if (auto why = WhyTruncated(*header, size)) return why;
   try {
@@ -304,8 +305,7 @@ void CheckNewFileDirectory(const std::string& path) {
   std::error_code ec;
   if (!fs::exists(dir, ec)) Refuse(path, "directory " + dir.string() + " does not exist");
   if (!fs::is_directory(dir, ec)) Refuse(path, dir.string() + " is not a directory");
-  if (access(dir.c_str(), W_OK | X_OK) != 0)
-    Refuse(path, "directory " + dir.string() + " is not writable");
+  if (access(dir.c_str(), W_OK | X_OK) != 0) Refuse(path, "directory " + dir.string() + " is not writable");
 }
 
 // Each migration commits together with its user_version, so a crash leaves a database at
@@ -362,7 +362,8 @@ int CheckDatabaseToRead(const std::string& path, bool same_version) {
   }
   if (same_version && version != EmbeddedSchemaVersion())
     Refuse(path, "schema version " + std::to_string(version) + ", this build writes " +
-                     std::to_string(EmbeddedSchemaVersion()) + ": upgrade it first with `tensortune sql --write --db " + path + " \"SELECT 1\"`");
+                     std::to_string(EmbeddedSchemaVersion()) + ": upgrade it first with `tensortune sql --write --db " +
+                     path + " \"SELECT 1\"`");
   return version;
 }
 
@@ -375,8 +376,8 @@ std::string ReadOnlyUri(const std::string& path) {
 std::unique_ptr<SQLite::Database> OpenDatabaseReadOnly(const std::string& path) {
   CheckDatabaseToRead(path, /*same_version=*/false);
   try {
-    auto db = std::make_unique<SQLite::Database>(ReadOnlyUri(path), SQLite::OPEN_READONLY | SQLite::OPEN_URI,
-                                                 kBusyTimeoutMs);
+    auto db =
+        std::make_unique<SQLite::Database>(ReadOnlyUri(path), SQLite::OPEN_READONLY | SQLite::OPEN_URI, kBusyTimeoutMs);
     HardenConnection(*db);
     db->execAndGet("SELECT count(*) FROM sqlite_master");  // opens the -wal now, so that failing to is reported here
     return db;

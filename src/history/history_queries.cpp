@@ -71,8 +71,8 @@ std::vector<RecordedWorkload> HistoryQueries::WorkloadsWithOkTrials(const std::s
     // One probe of trials_ok_by_gflops per workload of the operator.
     SQLite::Statement q(store_.connection(),
                         "SELECT w.id, w.key FROM workloads w WHERE w.op = ? AND EXISTS (SELECT 1 FROM "
-                        "trials WHERE workload_id = w.id AND status = 'ok'" + ScopeFilter(scope) +
-                            ") ORDER BY w.id");
+                        "trials WHERE workload_id = w.id AND status = 'ok'" +
+                            ScopeFilter(scope) + ") ORDER BY w.id");
     q.bind(1, op);
     BindScope(q, scope, 2);
     std::vector<RecordedWorkload> workloads;
@@ -84,17 +84,18 @@ std::vector<RecordedWorkload> HistoryQueries::WorkloadsWithOkTrials(const std::s
 
 std::vector<TemplateBest> HistoryQueries::BestTimesByTemplate(const std::string& op, int64_t device) const {
   return Translated(store_.path(), [&] {
-    SQLite::Statement q(store_.connection(),
-                        "SELECT w.key, k.name, min(t.time_s) FROM workloads w "
-                        "JOIN trials t ON t.workload_id = w.id AND t.device_id = ? AND t.status = 'ok' AND t.time_s > 0 "
-                        "JOIN kernel_templates k ON k.id = t.template_id "
-                        "WHERE w.op = ? GROUP BY w.id, k.name ORDER BY w.id, k.name");
+    SQLite::Statement q(
+        store_.connection(),
+        "SELECT w.key, k.name, min(t.time_s) FROM workloads w "
+        "JOIN trials t ON t.workload_id = w.id AND t.device_id = ? AND t.status = 'ok' AND t.time_s > 0 "
+        "JOIN kernel_templates k ON k.id = t.template_id "
+        "WHERE w.op = ? GROUP BY w.id, k.name ORDER BY w.id, k.name");
     q.bind(1, device);
     q.bind(2, op);
     std::vector<TemplateBest> best;
     while (q.executeStep())
-      best.push_back({Workload::FromKey(q.getColumn(0).getString()), q.getColumn(1).getString(),
-                      q.getColumn(2).getDouble()});
+      best.push_back(
+          {Workload::FromKey(q.getColumn(0).getString()), q.getColumn(1).getString(), q.getColumn(2).getDouble()});
     return best;
   });
 }

@@ -1,7 +1,6 @@
 // The network-run part of SqliteHistoryStore: network_runs, network_tasks, network_progress.
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <SQLiteCpp/VariadicBind.h>
-
 #include <signal.h>
 #include <unistd.h>
 
@@ -10,8 +9,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "history/sqlite_rows.h"
 #include "history/sqlite_history_store.h"
+#include "history/sqlite_rows.h"
 #include "history/timestamp.h"
 
 namespace tt {
@@ -52,9 +51,7 @@ std::string HostName() {
   return name;
 }
 
-std::string ThisProcess() {
-  return HostName() + " " + std::to_string(getpid()) + " " + StartTime(getpid());
-}
+std::string ThisProcess() { return HostName() + " " + std::to_string(getpid()) + " " + StartTime(getpid()); }
 
 // Whether the owner recorded for a running network run is a process other than this one that
 // is still alive. One on another host cannot be checked, and counts as alive.
@@ -76,9 +73,10 @@ SqliteHistoryStore::NetworkRunStart SqliteHistoryStore::BeginNetworkRun(int64_t 
                                                                         const std::vector<NetworkTaskRow>& tasks) {
   return Translated(path_, [&] {
     SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
-    SQLite::Statement find(*db_,
-                           "SELECT id, status, coalesce(owner, '') FROM network_runs WHERE resume_key = ? AND device_id = ? "
-                           "AND status IN ('running', 'interrupted', 'failed') ORDER BY id DESC LIMIT 1");
+    SQLite::Statement find(
+        *db_,
+        "SELECT id, status, coalesce(owner, '') FROM network_runs WHERE resume_key = ? AND device_id = ? "
+        "AND status IN ('running', 'interrupted', 'failed') ORDER BY id DESC LIMIT 1");
     SQLite::bind(find, info.resume_key, device_id);
     NetworkRunStart start;
     const std::string me = ThisProcess();
@@ -87,13 +85,15 @@ SqliteHistoryStore::NetworkRunStart SqliteHistoryStore::BeginNetworkRun(int64_t 
       start.resumed = true;
       const std::string owner = find.getColumn(2).getString();
       if (find.getColumn(1).getString() == "running" && OwnedByAnotherLiveProcess(owner))
-        throw EnvironmentError("network run " + std::to_string(start.id) + " of this command is being tuned by process " +
+        throw EnvironmentError("network run " + std::to_string(start.id) +
+                               " of this command is being tuned by process " +
                                owner.substr(owner.find(' ') + 1, owner.rfind(' ') - owner.find(' ') - 1) + " on " +
                                owner.substr(0, owner.find(' ')) +
                                "; two processes would share (and overspend) its budget: wait until it ends "
                                "(the same command then continues the run if it was stopped)");
-      SQLite::Statement reopen(*db_, "UPDATE network_runs SET status = 'running', ended_at = NULL, error = NULL, "
-                                     "owner = ? WHERE id = ?");
+      SQLite::Statement reopen(*db_,
+                               "UPDATE network_runs SET status = 'running', ended_at = NULL, error = NULL, "
+                               "owner = ? WHERE id = ?");
       SQLite::bind(reopen, me, start.id);
       reopen.exec();
     } else {
@@ -123,7 +123,8 @@ SqliteHistoryStore::NetworkRunStart SqliteHistoryStore::BeginNetworkRun(int64_t 
 
 void SqliteHistoryStore::SetDefaultTime(int64_t network_run_id, int task_index, double time_s) {
   Translated(path_, [&] {
-    SQLite::Statement q(*db_, "UPDATE network_tasks SET default_time_s = ? WHERE network_run_id = ? AND task_index = ?");
+    SQLite::Statement q(*db_,
+                        "UPDATE network_tasks SET default_time_s = ? WHERE network_run_id = ? AND task_index = ?");
     SQLite::bind(q, time_s, network_run_id, task_index);
     q.exec();
   });
@@ -132,8 +133,8 @@ void SqliteHistoryStore::SetDefaultTime(int64_t network_run_id, int task_index, 
 void SqliteHistoryStore::SetTaskSketch(int64_t network_run_id, int task_index, const std::string& sketch,
                                        const std::string& reason) {
   Translated(path_, [&] {
-    SQLite::Statement q(*db_,
-                        "UPDATE network_tasks SET sketch = ?, sketch_reason = ? WHERE network_run_id = ? AND task_index = ?");
+    SQLite::Statement q(
+        *db_, "UPDATE network_tasks SET sketch = ?, sketch_reason = ? WHERE network_run_id = ? AND task_index = ?");
     SQLite::bind(q, sketch, reason, network_run_id, task_index);
     q.exec();
   });
@@ -141,8 +142,8 @@ void SqliteHistoryStore::SetTaskSketch(int64_t network_run_id, int task_index, c
 
 int64_t SqliteHistoryStore::NetworkTrialsUsed(int64_t network_run_id) const {
   return Translated(path_, [&] {
-    SQLite::Statement q(*db_,
-                        "SELECT count(*) FROM trials JOIN runs ON runs.id = trials.run_id WHERE runs.network_run_id = ?");
+    SQLite::Statement q(
+        *db_, "SELECT count(*) FROM trials JOIN runs ON runs.id = trials.run_id WHERE runs.network_run_id = ?");
     q.bind(1, network_run_id);
     q.executeStep();
     return q.getColumn(0).getInt64();
@@ -176,7 +177,8 @@ std::vector<NetworkRunSummary> SqliteHistoryStore::NetworkRuns(int64_t only_id) 
                         "WHERE network_run_id = n.id AND default_time_s IS NOT NULL) "
                         "FROM network_runs n WHERE ?1 = 0 OR n.id = ?1 ORDER BY n.id");
     q.bind(1, only_id);
-    SQLite::Statement progress(*db_, "SELECT trials, latency_s FROM network_progress WHERE network_run_id = ? ORDER BY trials");
+    SQLite::Statement progress(
+        *db_, "SELECT trials, latency_s FROM network_progress WHERE network_run_id = ? ORDER BY trials");
     std::vector<NetworkRunSummary> runs;
     while (q.executeStep()) {
       NetworkRunSummary r;
@@ -190,7 +192,8 @@ std::vector<NetworkRunSummary> SqliteHistoryStore::NetworkRuns(int64_t only_id) 
       r.trials_requested = q.getColumn(7).getInt64();
       r.default_latency_s = q.getColumn(8).getDouble();
       progress.bind(1, r.id);
-      while (progress.executeStep()) r.progress.emplace_back(progress.getColumn(0).getInt64(), progress.getColumn(1).getDouble());
+      while (progress.executeStep())
+        r.progress.emplace_back(progress.getColumn(0).getInt64(), progress.getColumn(1).getDouble());
       progress.reset();
       runs.push_back(std::move(r));
     }

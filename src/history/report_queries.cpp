@@ -39,8 +39,9 @@ void Bind(SQLite::Statement& q, const ReportFilter& f, const TaskIds* task) {
 std::pair<int64_t, int64_t> ReportQueries::Count() const {
   return Translated(store_.path(), [&] {
     const Filtered s = Sql(filter_, false);
-    SQLite::Statement q(store_.connection(), "SELECT coalesce(sum(n), 0), count(*) FROM (SELECT count(*) AS n" + s.from +
-                                                 s.where + " GROUP BY t.workload_id, t.template_id, t.device_id)");
+    SQLite::Statement q(store_.connection(), "SELECT coalesce(sum(n), 0), count(*) FROM (SELECT count(*) AS n" +
+                                                 s.from + s.where +
+                                                 " GROUP BY t.workload_id, t.template_id, t.device_id)");
     Bind(q, filter_, nullptr);
     q.executeStep();
     return std::pair{q.getColumn(0).getInt64(), q.getColumn(1).getInt64()};
@@ -50,13 +51,15 @@ std::pair<int64_t, int64_t> ReportQueries::Count() const {
 void ReportQueries::ForEachTask(bool repeated, const std::function<void(const ReportTask&)>& each) const {
   Translated(store_.path(), [&] {
     const Filtered s = Sql(filter_, false);
-    SQLite::Statement q(store_.connection(),
-                        "SELECT g.workload_id, g.template_id, g.device_id, w.key, k.name, d.name, d.imported, g.n, g.runs "
-                        "FROM (SELECT t.workload_id, t.template_id, t.device_id, min(t.id) AS first, count(*) AS n, "
-                        "count(DISTINCT t.run_id) AS runs" + s.from + s.where +
-                            " GROUP BY t.workload_id, t.template_id, t.device_id) g "
-                            "JOIN workloads w ON w.id = g.workload_id JOIN kernel_templates k ON k.id = g.template_id "
-                            "JOIN devices d ON d.id = g.device_id WHERE (g.n > g.runs) = :repeated ORDER BY g.first");
+    SQLite::Statement q(
+        store_.connection(),
+        "SELECT g.workload_id, g.template_id, g.device_id, w.key, k.name, d.name, d.imported, g.n, g.runs "
+        "FROM (SELECT t.workload_id, t.template_id, t.device_id, min(t.id) AS first, count(*) AS n, "
+        "count(DISTINCT t.run_id) AS runs" +
+            s.from + s.where +
+            " GROUP BY t.workload_id, t.template_id, t.device_id) g "
+            "JOIN workloads w ON w.id = g.workload_id JOIN kernel_templates k ON k.id = g.template_id "
+            "JOIN devices d ON d.id = g.device_id WHERE (g.n > g.runs) = :repeated ORDER BY g.first");
     Bind(q, filter_, nullptr);
     q.bind(":repeated", repeated ? 1 : 0);
     ReportTask task;
@@ -76,8 +79,9 @@ void ReportQueries::ForEachTask(bool repeated, const std::function<void(const Re
 std::optional<ReportBest> ReportQueries::Best(const TaskIds& task) const {
   return Translated(store_.path(), [&]() -> std::optional<ReportBest> {
     const Filtered s = Sql(filter_, true);
-    SQLite::Statement q(store_.connection(), "SELECT t.config_key, t.time_s, t.gflops" + s.from + s.where +
-                                                 " AND t.status = 'ok' AND t.time_s > 0 ORDER BY t.time_s, t.id LIMIT 1");
+    SQLite::Statement q(store_.connection(),
+                        "SELECT t.config_key, t.time_s, t.gflops" + s.from + s.where +
+                            " AND t.status = 'ok' AND t.time_s > 0 ORDER BY t.time_s, t.id LIMIT 1");
     Bind(q, filter_, &task);
     if (!q.executeStep()) return std::nullopt;
     return ReportBest{q.getColumn(0).getString(), q.getColumn(1).getDouble(), q.getColumn(2).getDouble()};

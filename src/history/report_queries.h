@@ -14,7 +14,7 @@ namespace tt {
 
 // Which trials a report covers; empty fields match everything.
 struct ReportFilter {
-  std::string workload;        // a workload key
+  std::string workload;  // a workload key
   int64_t run_id = 0;
   int64_t network_run_id = 0;  // the trials of this network run's runs
 };
@@ -50,7 +50,7 @@ class ReportQueries {
   // The fastest ok trial with a positive time, the first of equals.
   std::optional<ReportBest> Best(const TaskIds& task) const;
   std::vector<std::pair<std::string, int64_t>> StatusCounts(const TaskIds& task) const;  // by status
-  std::vector<ReportRun> Runs(const TaskIds& task) const;                                  // by id
+  std::vector<ReportRun> Runs(const TaskIds& task) const;                                // by id
   // Each trial, oldest first: its run, whether it is ok, its GFLOPS.
   void ForEachTrial(const TaskIds& task, const std::function<void(int64_t run, bool ok, double gflops)>& each) const;
 

@@ -25,9 +25,12 @@ bool OnlyBlanksAndSemicolons(const char* tail) {
 
 SqlValue Value(sqlite3_stmt* q, int i) {
   switch (sqlite3_column_type(q, i)) {
-    case SQLITE_INTEGER: return static_cast<int64_t>(sqlite3_column_int64(q, i));
-    case SQLITE_FLOAT: return sqlite3_column_double(q, i);
-    case SQLITE_NULL: return std::monostate{};
+    case SQLITE_INTEGER:
+      return static_cast<int64_t>(sqlite3_column_int64(q, i));
+    case SQLITE_FLOAT:
+      return sqlite3_column_double(q, i);
+    case SQLITE_NULL:
+      return std::monostate{};
     default: {
       const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(q, i));
       return std::string(text ? text : "", static_cast<size_t>(sqlite3_column_bytes(q, i)));
@@ -69,8 +72,13 @@ struct Prepared {
 
 bool IsEnvironmentCode(int code) {
   switch (code & 0xff) {
-    case SQLITE_BUSY: case SQLITE_LOCKED: case SQLITE_FULL: case SQLITE_IOERR: case SQLITE_NOMEM:
-    case SQLITE_CANTOPEN: case SQLITE_PROTOCOL:
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+    case SQLITE_FULL:
+    case SQLITE_IOERR:
+    case SQLITE_NOMEM:
+    case SQLITE_CANTOPEN:
+    case SQLITE_PROTOCOL:
       return true;
     default:
       return false;
@@ -124,8 +132,9 @@ int64_t StreamSql(const std::string& db_path, const std::string& sql, bool allow
   } else {
     CheckDatabaseToRead(db_path, /*same_version=*/false);
     if (Check(*OpenDatabaseForInspection(db_path), sql, db_path))
-      throw UserError("SQL: this statement would change the database, which `tensortune sql` opens read-only; "
-                      "pass --write to allow it");
+      throw UserError(
+          "SQL: this statement would change the database, which `tensortune sql` opens read-only; "
+          "pass --write to allow it");
   }
   sqlite3_hard_heap_limit64(kHeapLimitBytes);
   const auto db = allow_writes ? OpenDatabaseFile(db_path) : OpenDatabaseReadOnly(db_path);

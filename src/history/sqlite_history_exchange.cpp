@@ -14,8 +14,7 @@ namespace tt {
 namespace {
 
 std::set<std::string> RecordedKeys(SQLite::Database& db, const TaskIds& task) {
-  SQLite::Statement q(db,
-                      "SELECT config_key FROM trials WHERE workload_id = ? AND template_id = ? AND device_id = ?");
+  SQLite::Statement q(db, "SELECT config_key FROM trials WHERE workload_id = ? AND template_id = ? AND device_id = ?");
   SQLite::bind(q, task.workload, task.kernel_template, task.device);
   std::set<std::string> keys;
   while (q.executeStep()) keys.insert(q.getColumn(0).getString());
@@ -120,8 +119,13 @@ constexpr const char* kMergeTrials =
 // Failures that the source's content explains: the source is bad input, not the environment.
 bool SourceIsToBlame(const SQLite::Exception& e) {
   switch (e.getErrorCode() & 0xff) {
-    case SQLITE_CORRUPT: case SQLITE_NOTADB: case SQLITE_CONSTRAINT: case SQLITE_MISMATCH: case SQLITE_TOOBIG:
-    case SQLITE_RANGE: case SQLITE_FORMAT:
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+    case SQLITE_CONSTRAINT:
+    case SQLITE_MISMATCH:
+    case SQLITE_TOOBIG:
+    case SQLITE_RANGE:
+    case SQLITE_FORMAT:
       return true;
     default:
       return false;
@@ -141,8 +145,9 @@ std::vector<ImportCounts> SqliteHistoryStore::Import(const std::vector<ImportedT
       ids.kernel_template = EnsureTemplate(*db_, task.kernel_template);
       ids.device = EnsureDevice(*db_, task.device);
       if (!task.space_json.empty()) {
-        SQLite::Statement space(*db_, "INSERT INTO user_spaces (template_id, space_json) VALUES (?, ?) "
-                                      "ON CONFLICT (template_id) DO NOTHING");
+        SQLite::Statement space(*db_,
+                                "INSERT INTO user_spaces (template_id, space_json) VALUES (?, ?) "
+                                "ON CONFLICT (template_id) DO NOTHING");
         SQLite::bind(space, ids.kernel_template, task.space_json);
         space.exec();
       }
@@ -150,8 +155,7 @@ std::vector<ImportCounts> SqliteHistoryStore::Import(const std::vector<ImportedT
       std::vector<TrialRecord> fresh;
       for (const TrialRecord& trial : task.trials)
         if (keys.insert(trial.config_key).second) fresh.push_back(trial);
-      counts.push_back({static_cast<int64_t>(fresh.size()),
-                        static_cast<int64_t>(task.trials.size() - fresh.size())});
+      counts.push_back({static_cast<int64_t>(fresh.size()), static_cast<int64_t>(task.trials.size() - fresh.size())});
       if (fresh.empty()) continue;
       RunInfo info{"import", "{}", 0, source, static_cast<int64_t>(fresh.size())};
       InsertTrials(*db_, InsertRun(*db_, ids, info, "finished"), ids, fresh);
@@ -188,8 +192,9 @@ MergeCounts SqliteHistoryStore::MergeFrom(const std::vector<std::string>& other_
         counts.trials_added += added;
         counts.trials_already_present +=
             db_->execAndGet("SELECT count(*) FROM other.trials WHERE transient = 0").getInt64() - added;
-        db_->exec("DROP TABLE temp.merge_ids; DROP TABLE temp.merge_runs; DROP TABLE temp.merge_trials; "
-                  "DROP TABLE temp.merge_run_map");
+        db_->exec(
+            "DROP TABLE temp.merge_ids; DROP TABLE temp.merge_runs; DROP TABLE temp.merge_trials; "
+            "DROP TABLE temp.merge_run_map");
         transaction.commit();
       } catch (const SQLite::Exception& e) {
         detach();
@@ -237,7 +242,8 @@ void SqliteHistoryStore::ForEachTrialWithTask(const TrialFilter& f,
       row.trial_id = q.getColumn(c + 0).getInt64();
       row.workload = Workload::FromKey(q.getColumn(c + 1).getString());
       row.flops = q.getColumn(c + 2).getDouble();
-      row.kernel_template = {q.getColumn(c + 3).getString(), q.getColumn(c + 4).getString(), q.getColumn(c + 5).getString(), ""};
+      row.kernel_template = {q.getColumn(c + 3).getString(), q.getColumn(c + 4).getString(),
+                             q.getColumn(c + 5).getString(), ""};
       row.device.platform = q.getColumn(c + 6).getString();
       row.device.name = q.getColumn(c + 7).getString();
       row.device.driver_version = q.getColumn(c + 8).getString();
@@ -264,9 +270,11 @@ std::vector<UserSpaceRecord> SqliteHistoryStore::UserSpaces(const std::string& n
     std::vector<UserSpaceRecord> spaces;
     while (q.executeStep()) {
       UserSpaceRecord r{{q.getColumn(1).getString(), q.getColumn(2).getString(), q.getColumn(3).getString()},
-                        q.getColumn(4).getString(), {}};
-      SQLite::Statement w(*db_, "SELECT DISTINCT w.key FROM trials t JOIN workloads w ON w.id = t.workload_id "
-                                "WHERE t.template_id = ? ORDER BY w.key");
+                        q.getColumn(4).getString(),
+                        {}};
+      SQLite::Statement w(*db_,
+                          "SELECT DISTINCT w.key FROM trials t JOIN workloads w ON w.id = t.workload_id "
+                          "WHERE t.template_id = ? ORDER BY w.key");
       w.bind(1, q.getColumn(0).getInt64());
       while (w.executeStep()) r.workloads.push_back(Workload::FromKey(w.getColumn(0).getString()));
       spaces.push_back(std::move(r));

@@ -2,17 +2,17 @@
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <SQLiteCpp/VariadicBind.h>
-#include <sqlite3.h>
-
-#include <nlohmann/json.hpp>
-#include <cerrno>
-#include <cstring>
-#include <chrono>
 #include <fcntl.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <sys/stat.h>
-#include <stdexcept>
 #include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <unordered_map>
 #include <utility>
 
@@ -49,8 +49,7 @@ void ReserveWalSpace(const std::string& path) {
 const std::string kTrialColumns = std::string("SELECT ") + kTrialRecordColumns +
                                   " FROM trials WHERE workload_id = ? AND template_id = ? AND device_id = ? ";
 
-std::vector<TrialRecord> SelectTrials(SQLite::Database& db, const TaskIds& task,
-                                      const std::string& tail) {
+std::vector<TrialRecord> SelectTrials(SQLite::Database& db, const TaskIds& task, const std::string& tail) {
   SQLite::Statement q(db, kTrialColumns + tail);
   SQLite::bind(q, task.workload, task.kernel_template, task.device);
   std::vector<TrialRecord> trials;
@@ -76,8 +75,7 @@ std::unique_ptr<SqliteHistoryStore> SqliteHistoryStore::OpenReadOnly(const std::
 
 int SqliteHistoryStore::LatestSchemaVersion() { return EmbeddedSchemaVersion(); }
 
-TaskIds SqliteHistoryStore::EnsureTask(const Workload& workload, double flops,
-                                       const TemplateRef& kernel_template,
+TaskIds SqliteHistoryStore::EnsureTask(const Workload& workload, double flops, const TemplateRef& kernel_template,
                                        const DeviceInfo& device) {
   return Translated(path_, [&] {
     SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
@@ -150,8 +148,7 @@ std::vector<bool> SqliteHistoryStore::Claim(int64_t run_id, const TaskIds& task,
   });
 }
 
-void SqliteHistoryStore::RecordBatch(int64_t run_id, const TaskIds& task,
-                                     const std::vector<TrialRecord>& records) {
+void SqliteHistoryStore::RecordBatch(int64_t run_id, const TaskIds& task, const std::vector<TrialRecord>& records) {
   ReserveWalSpace(path_);
   Translated(path_, [&] {
     SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
@@ -182,8 +179,7 @@ void SqliteHistoryStore::EndRun(int64_t run_id, std::string_view status, std::st
     SQLite::bind(q, std::string(status), UtcNowIso8601(), std::string(error), run_id);
     return q.exec();
   });
-  if (changed == 0)
-    throw std::invalid_argument("no run " + std::to_string(run_id) + " in " + path_);
+  if (changed == 0) throw std::invalid_argument("no run " + std::to_string(run_id) + " in " + path_);
 }
 
 std::vector<MeasuredConfig> SqliteHistoryStore::MeasuredConfigs(const TaskIds& task, bool retry_transient) const {
@@ -216,9 +212,8 @@ std::vector<TrialRecord> SqliteHistoryStore::Trials(const TaskIds& task) const {
 }
 
 std::optional<TrialRecord> SqliteHistoryStore::Best(const TaskIds& task) const {
-  auto best = Translated(path_, [&] {
-    return SelectTrials(*db_, task, "AND status = 'ok' AND time_s > 0 ORDER BY time_s, id LIMIT 1");
-  });
+  auto best = Translated(
+      path_, [&] { return SelectTrials(*db_, task, "AND status = 'ok' AND time_s > 0 ORDER BY time_s, id LIMIT 1"); });
   if (best.empty()) return std::nullopt;
   return std::move(best.front());
 }

@@ -80,7 +80,7 @@ struct TrialFilter {
   std::string op;
   std::string workload;  // a workload key, "conv2d:n=1,ci=64,..."
   int64_t run_id = 0;
-  std::string device;    // a fragment of the device name
+  std::string device;          // a fragment of the device name
   int64_t network_run_id = 0;  // only trials of the runs of this network run
 };
 
@@ -157,7 +157,7 @@ class SqliteHistoryStore : public TrialHistory {
   // The user-defined kernels of this name, oldest first.
   std::vector<UserSpaceRecord> UserSpaces(const std::string& name) const;
 
-  std::vector<TrialRecord> Trials(const TaskIds& task) const;  // every run, oldest first
+  std::vector<TrialRecord> Trials(const TaskIds& task) const;           // every run, oldest first
   std::optional<TrialRecord> Best(const TaskIds& task) const override;  // fastest ok trial
   int64_t CountTrials(int64_t run_id) const;
 

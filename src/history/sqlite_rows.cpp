@@ -87,9 +87,8 @@ int64_t InsertRun(SQLite::Database& db, const TaskIds& task, const RunInfo& info
                       "template_id, trials_requested, started_at, ended_at, status, network_run_id) "
                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, nullif(?, 0))");
   const std::string now = UtcNowIso8601();
-  SQLite::bind(q, info.tuner, info.options_json.empty() ? "{}" : info.options_json,
-               static_cast<int64_t>(info.seed), info.command, task.device, task.workload,
-               task.kernel_template, info.trials_requested, now);
+  SQLite::bind(q, info.tuner, info.options_json.empty() ? "{}" : info.options_json, static_cast<int64_t>(info.seed),
+               info.command, task.device, task.workload, task.kernel_template, info.trials_requested, now);
   if (status != "running") q.bind(10, now);
   q.bind(11, status);
   q.bind(12, info.network_run_id);
@@ -97,21 +96,20 @@ int64_t InsertRun(SQLite::Database& db, const TaskIds& task, const RunInfo& info
   return db.getLastInsertRowid();
 }
 
-void InsertTrials(SQLite::Database& db, int64_t run_id, const TaskIds& task,
-                  const std::vector<TrialRecord>& records) {
-  SQLite::Statement q(db,
-                      "INSERT INTO trials (run_id, workload_id, template_id, device_id, "
-                      "config_key, config_json, status, error, times_json, time_s, gflops, "
-                      "compile_s, batch, started_at, finished_at, transient, first_launch_s, verify_s, timed_s, wall_s, "
-                      "measured_by) "
-                      "VALUES (?, ?, ?, ?, ?, ?, ?, nullif(?, ''), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, nullif(?, ''))");
+void InsertTrials(SQLite::Database& db, int64_t run_id, const TaskIds& task, const std::vector<TrialRecord>& records) {
+  SQLite::Statement q(
+      db,
+      "INSERT INTO trials (run_id, workload_id, template_id, device_id, "
+      "config_key, config_json, status, error, times_json, time_s, gflops, "
+      "compile_s, batch, started_at, finished_at, transient, first_launch_s, verify_s, timed_s, wall_s, "
+      "measured_by) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, nullif(?, ''), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, nullif(?, ''))");
   const std::string now = UtcNowIso8601();
   for (const TrialRecord& r : records) {
     const MeasureResult& m = r.result;
-    SQLite::bind(q, run_id, task.workload, task.kernel_template, task.device, r.config_key,
-                 r.config_json, std::string(ToString(m.status)), m.error,
-                 nlohmann::json(m.times_s).dump(), m.time_s, m.gflops, m.compile_s, r.batch,
-                 r.started_at.empty() ? now : r.started_at,
+    SQLite::bind(q, run_id, task.workload, task.kernel_template, task.device, r.config_key, r.config_json,
+                 std::string(ToString(m.status)), m.error, nlohmann::json(m.times_s).dump(), m.time_s, m.gflops,
+                 m.compile_s, r.batch, r.started_at.empty() ? now : r.started_at,
                  r.finished_at.empty() ? now : r.finished_at, m.transient && !m.ok() ? 1 : 0, m.first_launch_s,
                  m.verify_s, m.timed_s, m.wall_s, m.measured_by);
     q.exec();

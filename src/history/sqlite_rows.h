@@ -6,10 +6,9 @@
 #include <SQLiteCpp/Statement.h>
 #include <sqlite3.h>
 
-#include <nlohmann/json.hpp>
-
 #include <chrono>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -87,7 +86,6 @@ TrialRecord ReadTrial(SQLite::Statement& q);
 // status "running" leaves ended_at NULL; any other ends the run now.
 int64_t InsertRun(SQLite::Database& db, const TaskIds& task, const RunInfo& info, const std::string& status);
 // Empty started_at/finished_at are written as the current time.
-void InsertTrials(SQLite::Database& db, int64_t run_id, const TaskIds& task,
-                  const std::vector<TrialRecord>& records);
+void InsertTrials(SQLite::Database& db, int64_t run_id, const TaskIds& task, const std::vector<TrialRecord>& records);
 
 }  // namespace tt

@@ -36,12 +36,18 @@ constexpr const char* kErrorNames[] = {"NO_ERROR",       "INSTANTIATION_ERROR", 
 
 int ErrorNoOf(MeasureStatus status) {
   switch (status) {
-    case MeasureStatus::kOk: return 0;
-    case MeasureStatus::kInvalidConfig: return 1;
-    case MeasureStatus::kCompileError: return 3;
-    case MeasureStatus::kRuntimeError: return 4;
-    case MeasureStatus::kWrongAnswer: return 5;
-    case MeasureStatus::kTimeout: return 7;
+    case MeasureStatus::kOk:
+      return 0;
+    case MeasureStatus::kInvalidConfig:
+      return 1;
+    case MeasureStatus::kCompileError:
+      return 3;
+    case MeasureStatus::kRuntimeError:
+      return 4;
+    case MeasureStatus::kWrongAnswer:
+      return 5;
+    case MeasureStatus::kTimeout:
+      return 7;
   }
   return 8;
 }
@@ -76,7 +82,8 @@ struct ShapeOrWhy {
 // [data, kernel, strides, padding, dilation, out_dtype].
 ShapeOrWhy ConvShapeText(const Json& args, bool depthwise) {
   using O = RecordMapping::Outcome;
-  if (!args.is_array() || args.size() != 6) return {"", O::kBad, "arguments are not [data, kernel, strides, padding, dilation, dtype]"};
+  if (!args.is_array() || args.size() != 6)
+    return {"", O::kBad, "arguments are not [data, kernel, strides, padding, dilation, dtype]"};
   const auto data = TensorShape(args[0], 4), weight = TensorShape(args[1], 4);
   if (!data || !weight) return {"", O::kBad, "data or kernel is not a 4-D tensor"};
   if (args[0][2] != "float32" || args[5] != "float32") return {"", O::kSkipped, "not float32"};
@@ -137,7 +144,8 @@ RecordMapping WhyNotAPoint(const ConfigSpace& space, const Json& entity, const s
     const bool split = knob.kind() == KnobKind::kSplit;
     KnobValue value;
     for (const Json& x : item[2].is_array() ? item[2] : Json::array({item[2]})) {
-      if (!x.is_number_integer()) return Bad("knob '" + name + "' has a value that is not an integer: " + item[2].dump());
+      if (!x.is_number_integer())
+        return Bad("knob '" + name + "' has a value that is not an integer: " + item[2].dump());
       value.push_back(x.get<int64_t>());
     }
     if (value.size() != knob.value(0).size())
@@ -145,10 +153,12 @@ RecordMapping WhyNotAPoint(const ConfigSpace& space, const Json& entity, const s
                  std::to_string(knob.value(0).size()));
     if (outside) continue;
     if (split) {
-      const int64_t extent = std::accumulate(knob.value(0).begin(), knob.value(0).end(), int64_t{1}, std::multiplies<>());
+      const int64_t extent =
+          std::accumulate(knob.value(0).begin(), knob.value(0).end(), int64_t{1}, std::multiplies<>());
       int64_t rest = 1;
       for (size_t i = 1; i < value.size(); ++i) {
-        if (value[i] < 1 || value[i] > extent) return Bad("knob '" + name + "' has factors that are no split: " + ValueText(value, true));
+        if (value[i] < 1 || value[i] > extent)
+          return Bad("knob '" + name + "' has factors that are no split: " + ValueText(value, true));
         rest *= value[i];
         if (rest > extent) break;
       }
@@ -175,8 +185,9 @@ RecordMapping WhyNotAPoint(const ConfigSpace& space, const Json& entity, const s
 
 MeasureResult ResultOf(const AutoTvmRecord& r, double flops) {
   if (r.error_no != 0) {  // costs are a placeholder then; all_cost is what the failure cost
-    MeasureResult failed = MeasureResult::Failure(
-        kStatusOfError[r.error_no], "AutoTVM error " + std::to_string(r.error_no) + " (" + kErrorNames[r.error_no] + ")");
+    MeasureResult failed =
+        MeasureResult::Failure(kStatusOfError[r.error_no],
+                               "AutoTVM error " + std::to_string(r.error_no) + " (" + kErrorNames[r.error_no] + ")");
     failed.compile_s = r.all_cost;
     return failed;
   }
@@ -214,7 +225,8 @@ RecordMapping AutoTvmMapper::Map(const AutoTvmRecord& record) {
       kernel = FindTemplate(task->sketch);
       workload = ParseWorkload(task->op, shape.shape);
     }
-    if (workload->op != kernel->op()) return Bad("sketch " + std::string(kernel->name()) + " does not compute " + workload->op);
+    if (workload->op != kernel->op())
+      return Bad("sketch " + std::string(kernel->name()) + " does not compute " + workload->op);
     if (auto why = kernel->WhyNotApplicable(*workload)) return Skip(*why);
   } catch (const UserError& e) {
     return Bad(e.what());
@@ -238,10 +250,11 @@ DeviceInfo AutoTvmTargetDevice(const std::string& target) {
   d.platform = kImportedPlatform;
   d.name = target;
   const std::string kind = target.substr(0, target.find(' '));
-  d.type = kind == "llvm" ? "cpu" : (kind == "cuda" || kind == "opencl" || kind == "rocm" || kind == "vulkan" ||
-                                     kind == "metal" || kind == "nvptx")
-                                        ? "gpu"
-                                        : "other";
+  d.type =
+      kind == "llvm" ? "cpu"
+      : (kind == "cuda" || kind == "opencl" || kind == "rocm" || kind == "vulkan" || kind == "metal" || kind == "nvptx")
+          ? "gpu"
+          : "other";
   d.imported = true;
   return d;
 }

@@ -1,11 +1,11 @@
 #include "interchange/autotvm_record.h"
 
-#include "interchange/json_depth.h"
-
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <optional>
+
+#include "interchange/json_depth.h"
 
 namespace tt {
 namespace {
@@ -51,14 +51,24 @@ struct LegacyTask {
   enum { kOther, kConv2d, kDepthwise } args;
 };
 const LegacyTask kLegacyTasks[] = {
-    {"topi_nn_conv2d", "direct", "conv2d_nchw.cuda",
+    {"topi_nn_conv2d",
+     "direct",
+     "conv2d_nchw.cuda",
      {"auto_unroll_max_step", "tile_f", "tile_rc", "tile_rx", "tile_ry", "tile_x", "tile_y", "unroll_explicit"},
      LegacyTask::kConv2d},
-    {"topi_nn_conv2d", "winograd", "conv2d_nchw_winograd.cuda",
-     {"auto_unroll_max_step", "tile_b", "tile_rc", "tile_x", "tile_y", "unroll_explicit"}, LegacyTask::kOther},
-    {"topi_nn_depthwise_conv2d_nchw", "direct", "depthwise_conv2d_nchw.cuda",
-     {"auto_unroll_max_step", "tile_f", "tile_x", "tile_y", "unroll_explicit"}, LegacyTask::kDepthwise},
-    {"topi_nn_conv2d_transpose_nchw", "direct", "conv2d_transpose_nchw.cuda",
+    {"topi_nn_conv2d",
+     "winograd",
+     "conv2d_nchw_winograd.cuda",
+     {"auto_unroll_max_step", "tile_b", "tile_rc", "tile_x", "tile_y", "unroll_explicit"},
+     LegacyTask::kOther},
+    {"topi_nn_depthwise_conv2d_nchw",
+     "direct",
+     "depthwise_conv2d_nchw.cuda",
+     {"auto_unroll_max_step", "tile_f", "tile_x", "tile_y", "unroll_explicit"},
+     LegacyTask::kDepthwise},
+    {"topi_nn_conv2d_transpose_nchw",
+     "direct",
+     "conv2d_transpose_nchw.cuda",
      {"auto_unroll_max_step", "fuse_yx", "tile_f", "tile_n", "tile_rc", "tile_x", "tile_y", "unroll_explicit"},
      LegacyTask::kOther},
 };
@@ -82,7 +92,8 @@ std::optional<Json> TodaysConvArgs(const Json& args, bool depthwise) {
   const bool dilated = args.size() == without_dilation + 1;
   if (!depthwise && args[args.size() - 2] != "NCHW") return std::nullopt;
   Json padding = args[3];
-  if (padding.is_array() && padding.size() == 2) padding = Json::array({padding[0], padding[1], padding[0], padding[1]});
+  if (padding.is_array() && padding.size() == 2)
+    padding = Json::array({padding[0], padding[1], padding[0], padding[1]});
   return Json::array({args[0], args[1], args[2], padding, dilated ? args[4] : Json::array({1, 1}), args.back()});
 }
 
@@ -95,14 +106,16 @@ std::variant<Json, std::string> FromFormat01(const Json& j) {
   const Json& config = in[5];
   const Json entity = config.contains("e") ? config["e"] : config.value("entity", Json());
   const Json index = config.contains("i") ? config["i"] : config.value("index", Json(0));
-  const std::string template_key = config.contains("t") && config["t"].is_string() ? config["t"].get<std::string>() : "";
+  const std::string template_key =
+      config.contains("t") && config["t"].is_string() ? config["t"].get<std::string>() : "";
   std::string task = in[1].get<std::string>();
   Json args = in[2];
   const LegacyTask* legacy = nullptr;
   for (const LegacyTask& t : kLegacyTasks)
     if (task == t.task && template_key == t.template_key && KnobNames(entity) == t.knobs) legacy = &t;
   std::optional<Json> today_args = args;
-  if (legacy && legacy->args != LegacyTask::kOther) today_args = TodaysConvArgs(args, legacy->args == LegacyTask::kDepthwise);
+  if (legacy && legacy->args != LegacyTask::kOther)
+    today_args = TodaysConvArgs(args, legacy->args == LegacyTask::kDepthwise);
   if (legacy && today_args) {
     task = legacy->today;
     args = *today_args;
@@ -136,7 +149,8 @@ std::variant<AutoTvmRecord, std::string> ParseAutoTvmRecord(std::string_view lin
   if (std::string why = WhyNotARecord(j); !why.empty()) return why;
   const Json& result = j["result"];
   const int64_t error_no = result[1].get<int64_t>();
-  if (error_no < 0 || error_no > 8) return std::string("error_no ") + std::to_string(error_no) + " is not one of AutoTVM's (0 to 8)";
+  if (error_no < 0 || error_no > 8)
+    return std::string("error_no ") + std::to_string(error_no) + " is not one of AutoTVM's (0 to 8)";
   AutoTvmRecord r;
   r.target = j["input"][0].get<std::string>();
   r.task_name = j["input"][1].get<std::string>();

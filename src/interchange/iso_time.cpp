@@ -24,8 +24,8 @@ std::optional<double> Iso8601ToUnix(std::string_view text) {
   std::tm utc{};
   int ms = 0, used = 0;
   const std::string s(text);
-  if (std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ%n", &utc.tm_year, &utc.tm_mon, &utc.tm_mday,
-                  &utc.tm_hour, &utc.tm_min, &utc.tm_sec, &ms, &used) != 7 ||
+  if (std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ%n", &utc.tm_year, &utc.tm_mon, &utc.tm_mday, &utc.tm_hour,
+                  &utc.tm_min, &utc.tm_sec, &ms, &used) != 7 ||
       used != static_cast<int>(s.size()))
     return std::nullopt;
   utc.tm_year -= 1900;

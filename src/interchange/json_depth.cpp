@@ -7,9 +7,12 @@ bool NestsTooDeep(std::string_view text, int max_depth) {
   bool in_string = false, escaped = false;
   for (const char c : text) {
     if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
     } else if (c == '"') {
       in_string = true;
     } else if (c == '[' || c == '{') {
@@ -20,6 +23,5 @@ bool NestsTooDeep(std::string_view text, int max_depth) {
   }
   return false;
 }
-
 
 }  // namespace tt

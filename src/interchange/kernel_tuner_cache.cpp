@@ -4,12 +4,12 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
-#include <memory>
-#include <optional>
-#include <tuple>
-#include <nlohmann/json.hpp>
 #include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
+#include <tuple>
 #include <unordered_set>
 
 #include "core/errors.h"
@@ -52,7 +52,8 @@ Param ReadParam(const std::string& name, const Json& list) {
     if (integers) {
       p.values.push_back(list[i].get<int64_t>());
     } else if (p.ordered) {  // rank among the numbers
-      p.values.push_back(std::count_if(list.begin(), list.end(), [&](const Json& o) { return o.get<double>() < list[i].get<double>(); }));
+      p.values.push_back(std::count_if(list.begin(), list.end(),
+                                       [&](const Json& o) { return o.get<double>() < list[i].get<double>(); }));
     } else {
       p.values.push_back(static_cast<int64_t>(i));
     }
@@ -65,7 +66,8 @@ Json SpaceJson(const std::vector<Param>& params) {
   for (const Param& p : params) {
     Json labels = Json::array();
     for (const Json& v : p.originals) labels.push_back(v.is_string() ? v.get<std::string>() : v.dump());
-    knobs.push_back({{"name", p.name}, {"kind", p.ordered ? "discrete" : "categorical"}, {"values", p.values}, {"labels", labels}});
+    knobs.push_back(
+        {{"name", p.name}, {"kind", p.ordered ? "discrete" : "categorical"}, {"values", p.values}, {"labels", labels}});
   }
   return {{"knobs", knobs}};
 }
@@ -95,14 +97,18 @@ MeasureResult ResultOf(const Json& entry) {
   }
   if (!time.is_number() || !std::isfinite(time.get<double>()) || time.get<double>() < 0)
     throw UserError("\"time\" is " + time.dump() + ", not a time in milliseconds");
-  if (time.get<double>() >= 1e20) return MeasureResult::Failure(MeasureStatus::kRuntimeError, "Kernel Tuner: failed (1e20)");
+  if (time.get<double>() >= 1e20)
+    return MeasureResult::Failure(MeasureStatus::kRuntimeError, "Kernel Tuner: failed (1e20)");
   std::vector<double> times;
   if (entry.contains("times") && entry["times"].is_array())
     for (const Json& t : entry["times"])
-      if (t.is_number() && std::isfinite(t.get<double>()) && t.get<double>() > 0) times.push_back(t.get<double>() * 1e-3);
+      if (t.is_number() && std::isfinite(t.get<double>()) && t.get<double>() > 0)
+        times.push_back(t.get<double>() * 1e-3);
   if (times.empty()) times.push_back(time.get<double>() * 1e-3);
-  const double compile_ms = entry.contains("compile_time") && entry["compile_time"].is_number() ? entry["compile_time"].get<double>() : 0;
-  MeasureResult r = MeasureResult::Success(times, kUserSpaceFlops, std::isfinite(compile_ms) ? std::max(0.0, compile_ms * 1e-3) : 0);
+  const double compile_ms =
+      entry.contains("compile_time") && entry["compile_time"].is_number() ? entry["compile_time"].get<double>() : 0;
+  MeasureResult r =
+      MeasureResult::Success(times, kUserSpaceFlops, std::isfinite(compile_ms) ? std::max(0.0, compile_ms * 1e-3) : 0);
   // Kernel Tuner's objective is its "time" (a mean); keep it rather than our median.
   r.time_s = time.get<double>() * 1e-3;
   r.gflops = r.time_s > 0 ? kUserSpaceFlops / r.time_s * 1e-9 : 0;
@@ -116,7 +122,8 @@ std::string KeyText(const Json& v) {
   if (v.is_null()) return "None";
   if (v.is_array()) {
     std::string text = "[";
-    for (size_t i = 0; i < v.size(); ++i) text += (i ? ", " : "") + (v[i].is_string() ? "'" + KeyText(v[i]) + "'" : KeyText(v[i]));
+    for (size_t i = 0; i < v.size(); ++i)
+      text += (i ? ", " : "") + (v[i].is_string() ? "'" + KeyText(v[i]) + "'" : KeyText(v[i]));
     return text + "]";
   }
   return v.dump();
@@ -160,7 +167,8 @@ std::string IsoTime(const Json& entry) {
     if (!std::isdigit(static_cast<unsigned char>(t[i]))) return "";
   std::string ms = "000";
   if (t.size() > 20 && t[19] == '.')
-    for (size_t i = 0; i < 3 && 20 + i < t.size() && std::isdigit(static_cast<unsigned char>(t[20 + i])); ++i) ms[i] = t[20 + i];
+    for (size_t i = 0; i < 3 && 20 + i < t.size() && std::isdigit(static_cast<unsigned char>(t[20 + i])); ++i)
+      ms[i] = t[20 + i];
   return t.substr(0, 10) + "T" + t.substr(11, 8) + "." + ms + "Z";
 }
 
@@ -173,7 +181,8 @@ KernelTunerTrial ReadEntry(const std::string& key, const Json& entry, const std:
     if (!entry.contains(params[k].name)) throw UserError("no value for " + params[k].name);
     const auto& o = params[k].originals;
     const auto it = std::find(o.begin(), o.end(), entry[params[k].name]);
-    if (it == o.end()) throw UserError(params[k].name + " = " + entry[params[k].name].dump() + " is not among its tune_params");
+    if (it == o.end())
+      throw UserError(params[k].name + " = " + entry[params[k].name].dump() + " is not among its tune_params");
     config[k] = *space.knob(k).Find({params[k].values[static_cast<size_t>(it - o.begin())]});
     key_texts.push_back(KeyText(*it));
   }
@@ -260,7 +269,8 @@ std::pair<Json, bool> ParseCacheText(std::string_view text) {
     Json j = Json::parse(closed, nullptr, /*allow_exceptions=*/false);
     if (!j.is_discarded() && j.is_object() && j.contains("cache")) return {std::move(j), true};
     const size_t at = std::min<size_t>(e.byte, text.size());
-    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at > 0 ? at - 1 : 0), '\n');
+    const auto line =
+        1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at > 0 ? at - 1 : 0), '\n');
     throw UserError("line " + std::to_string(line) + ": not valid JSON (truncated?)");
   } catch (const Json::exception& e) {  // a number too large for a double, ...
     throw UserError(std::string("not valid JSON: ") + e.what());
@@ -271,7 +281,8 @@ std::pair<Json, bool> ParseCacheText(std::string_view text) {
 
 bool LooksLikeKernelTunerCache(std::string_view text) {
   const size_t first = text.find_first_not_of(" \t\r\n");
-  return first != std::string_view::npos && text[first] == '{' && text.find("\"tune_params_keys\"") != std::string_view::npos;
+  return first != std::string_view::npos && text[first] == '{' &&
+         text.find("\"tune_params_keys\"") != std::string_view::npos;
 }
 
 KernelTunerCache ParseKernelTunerCache(std::string_view text) {
@@ -286,23 +297,29 @@ KernelTunerCache ParseKernelTunerCache(std::string_view text) {
   std::map<std::string, std::string> bad_entries;  // key -> why
   for (const auto& path : duplicates.found) {
     if (path.size() == 2 && path[0] == "cache")  // the earlier entry is the bad line; the later is read
-      cache.errors.push_back("cache entry '" + path[1] + "': its key is given again later in the file, whose entry is read");
-    else if (path.size() == 3 && path[0] == "cache") bad_entries.emplace(path[1], "gives \"" + path[2] + "\" twice");
-    else if (path.size() >= 2 && path[0] == "cache") bad_entries.emplace(path[1], "gives a value twice");
-    else throw UserError("gives \"" + path.back() + "\" twice" + (path.size() > 1 ? " in \"" + path[0] + "\"" : ""));
+      cache.errors.push_back("cache entry '" + path[1] +
+                             "': its key is given again later in the file, whose entry is read");
+    else if (path.size() == 3 && path[0] == "cache")
+      bad_entries.emplace(path[1], "gives \"" + path[2] + "\" twice");
+    else if (path.size() >= 2 && path[0] == "cache")
+      bad_entries.emplace(path[1], "gives a value twice");
+    else
+      throw UserError("gives \"" + path.back() + "\" twice" + (path.size() > 1 ? " in \"" + path[0] + "\"" : ""));
   }
   cache.kernel_name = Field(j, "kernel_name");
   // Some published caches leave device_name empty: the caller names the device then.
   if (j.contains("device_name") && !j["device_name"].is_string() && !j["device_name"].is_null())
     throw UserError("\"device_name\" is not a string");
-  const std::string device_name = j.contains("device_name") && j["device_name"].is_string() ? j["device_name"].get<std::string>() : "";
+  const std::string device_name =
+      j.contains("device_name") && j["device_name"].is_string() ? j["device_name"].get<std::string>() : "";
   cache.device = {"Kernel Tuner", device_name, "", "gpu", 0, 0, 0, 0, true};
   const Json& keys = j.contains("tune_params_keys") ? j["tune_params_keys"] : Json();
   const Json& lists = j.contains("tune_params") ? j["tune_params"] : Json();
   if (!keys.is_array() || keys.empty() || !lists.is_object()) throw UserError("no tune_params_keys and tune_params");
   std::vector<Param> params;
   for (const Json& key : keys) {
-    if (!key.is_string() || !lists.contains(key.get<std::string>())) throw UserError("tune_params_keys names a parameter tune_params lacks");
+    if (!key.is_string() || !lists.contains(key.get<std::string>()))
+      throw UserError("tune_params_keys names a parameter tune_params lacks");
     for (const Param& p : params)
       if (p.name == key.get<std::string>()) throw UserError("tune_params_keys names " + p.name + " twice");
     params.push_back(ReadParam(key.get<std::string>(), lists[key.get<std::string>()]));

@@ -24,7 +24,8 @@ Workload ValidatedWorkload(const Workload& workload) {
     shape += (shape.empty() ? "" : ",") + (named ? name + "=" : "") + std::to_string(value);
   }
   const Workload parsed = ParseWorkload(workload.op, shape, flags);
-  if (!(parsed == workload)) throw UserError("workload " + workload.Key() + " is not in canonical form (" + parsed.Key() + ")");
+  if (!(parsed == workload))
+    throw UserError("workload " + workload.Key() + " is not in canonical form (" + parsed.Key() + ")");
   return parsed;
 }
 

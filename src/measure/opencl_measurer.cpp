@@ -72,7 +72,13 @@ std::string Reap(WorkerProcess& worker, double grace_s, int& signal) {
 MeasureResult Lost(std::string how, int signal) {
   MeasureResult lost = MeasureResult::Failure(MeasureStatus::kRuntimeError, std::move(how));
   switch (signal) {
-    case SIGSEGV: case SIGBUS: case SIGILL: case SIGFPE: case SIGABRT: case SIGTRAP: case 0:
+    case SIGSEGV:
+    case SIGBUS:
+    case SIGILL:
+    case SIGFPE:
+    case SIGABRT:
+    case SIGTRAP:
+    case 0:
       break;
     default:
       lost.transient = true;
@@ -142,8 +148,7 @@ bool OpenClMeasurer::Prepare(const MeasureTask& task, const std::atomic<bool>* s
   request.template_name = task.kernel->name();
   request.workload_key = task.workload.Key();
   std::string line;
-  if (!worker_->Send(EncodeRequest(request)))
-    throw EnvironmentError("preparing " + key + ": " + DropWorker(1));
+  if (!worker_->Send(EncodeRequest(request))) throw EnvironmentError("preparing " + key + ": " + DropWorker(1));
   switch (worker_->ReadLine(options_.prepare_timeout_s, line, stop)) {
     case WorkerProcess::ReadStatus::kStopped:
       DropWorker(0);
@@ -190,7 +195,8 @@ std::vector<std::optional<MeasureResult>> OpenClMeasurer::BuildAhead(const Measu
   std::vector<std::optional<WorkerRequest>> requests(batch.size());
   std::vector<size_t> pending;  // valid configs without a build result yet
   for (size_t i = 0; i < batch.size(); ++i)
-    if (task.space->IsValid(batch[i])) requests[i] = Request(task, batch[i], WorkerRequest::Kind::kBuild), pending.push_back(i);
+    if (task.space->IsValid(batch[i]))
+      requests[i] = Request(task, batch[i], WorkerRequest::Kind::kBuild), pending.push_back(i);
   const std::string task_key = std::string(task.kernel->name()) + " " + task.workload.Key();
   std::vector<double>& build_seconds = build_seconds_[task_key];
   const double timeout_s = BuildTimeoutS(options_.timeout_s, build_seconds);
@@ -215,9 +221,9 @@ std::vector<std::optional<MeasureResult>> OpenClMeasurer::BuildAhead(const Measu
         case WorkerProcess::ReadStatus::kTimeout:
           Reap(process, 0, signal);
           builder.process.reset();
-          built[i] = TimedOut("no result within " + Seconds(timeout_s) +
-                                  " s (build and first work-group); the builder was killed",
-                              true);  // a loaded machine may explain it: one later retry
+          built[i] = TimedOut(
+              "no result within " + Seconds(timeout_s) + " s (build and first work-group); the builder was killed",
+              true);  // a loaded machine may explain it: one later retry
           continue;
         case WorkerProcess::ReadStatus::kClosed:
           built[i] = Lost(Reap(process, 1, signal), signal);
@@ -253,8 +259,10 @@ std::vector<std::optional<MeasureResult>> OpenClMeasurer::BuildAhead(const Measu
     for (auto& t : threads) t.join();
     std::vector<size_t> left;
     for (size_t i : pending) {
-      if (!built[i]) left.push_back(i);
-      else if (built[i]->ok()) build_seconds.push_back(built[i]->compile_s + built[i]->first_launch_s);
+      if (!built[i])
+        left.push_back(i);
+      else if (built[i]->ok())
+        build_seconds.push_back(built[i]->compile_s + built[i]->first_launch_s);
     }
     pending = std::move(left);
   }
@@ -288,7 +296,8 @@ std::optional<MeasureResult> OpenClMeasurer::MeasureValid(const MeasureTask& tas
   }
   if (auto result = DecodeResult(line)) return *result;
   DropWorker(0);
-  auto garbled = MeasureResult::Failure(MeasureStatus::kRuntimeError, "malformed reply from the worker: " + line.substr(0, 200));
+  auto garbled =
+      MeasureResult::Failure(MeasureStatus::kRuntimeError, "malformed reply from the worker: " + line.substr(0, 200));
   garbled.transient = true;
   return garbled;
 }
@@ -300,8 +309,8 @@ MeasuredBatch OpenClMeasurer::Measure(const MeasureTask& task, const std::vector
   MeasuredBatch measured;
   measured.results.reserve(batch.size());
   const auto build_start = Clock::now();
-  const auto built = options_.builders > 0 ? BuildAhead(task, batch, stop)
-                                           : std::vector<std::optional<MeasureResult>>(batch.size());
+  const auto built =
+      options_.builders > 0 ? BuildAhead(task, batch, stop) : std::vector<std::optional<MeasureResult>>(batch.size());
   const auto built_count = std::count_if(built.begin(), built.end(), [](const auto& b) { return b.has_value(); });
   const double build_share = built_count > 0 ? SecondsSince(build_start) / static_cast<double>(built_count) : 0;
   for (size_t i = 0; i < batch.size(); ++i) {

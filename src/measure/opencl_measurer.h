@@ -20,9 +20,9 @@ class WorkerProcess;
 int DefaultBuilders();
 
 struct OpenClMeasurerOptions {
-  std::string worker_path;         // the tensortune-worker program (see DefaultWorkerPath)
-  std::string device_spec = "0";   // flat device index or case-insensitive name fragment
-  double timeout_s = 10;           // per config, covering compile and run (see TimingTimeoutS)
+  std::string worker_path;        // the tensortune-worker program (see DefaultWorkerPath)
+  std::string device_spec = "0";  // flat device index or case-insensitive name fragment
+  double timeout_s = 10;          // per config, covering compile and run (see TimingTimeoutS)
   // Builder processes that build a batch's configs in parallel before the timing worker times
   // them one by one (nothing builds while a config is timed). 0: the timing worker builds.
   int builders = DefaultBuilders();
@@ -78,7 +78,7 @@ class OpenClMeasurer : public Measurer {
   // `index`: the config's in its batch. nullopt: stopped.
   std::optional<MeasureResult> MeasureValid(const MeasureTask& task, const Config& config, size_t index,
                                             double timeout_s, const std::atomic<bool>* stop);
-  MeasureResult WorkerLost();  // the worker died during a config: a crash of it, or from outside
+  MeasureResult WorkerLost();              // the worker died during a config: a crash of it, or from outside
   std::string DropWorker(double grace_s);  // reaps the worker and says how it ended
 
   OpenClMeasurerOptions options_;

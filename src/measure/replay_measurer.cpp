@@ -9,9 +9,8 @@ MeasuredBatch ReplayMeasurer::Measure(const MeasureTask& task, const std::vector
   results.reserve(batch.size());
   for (const Config& config : batch) {
     const auto it = recorded_.find(task.space->Key(config));
-    results.push_back(it != recorded_.end()
-                          ? it->second
-                          : MeasureResult::Failure(MeasureStatus::kCompileError, kNotRecorded));
+    results.push_back(it != recorded_.end() ? it->second
+                                            : MeasureResult::Failure(MeasureStatus::kCompileError, kNotRecorded));
   }
   return measured;
 }

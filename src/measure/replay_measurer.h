@@ -13,8 +13,7 @@ namespace tt {
 class ReplayMeasurer : public Measurer {
  public:
   // Recorded results by canonical config key (ConfigSpace::Key).
-  explicit ReplayMeasurer(std::unordered_map<std::string, MeasureResult> recorded)
-      : recorded_(std::move(recorded)) {}
+  explicit ReplayMeasurer(std::unordered_map<std::string, MeasureResult> recorded) : recorded_(std::move(recorded)) {}
 
   static constexpr const char* kNotRecorded = "not recorded: replay answers it like a config that failed to build";
 

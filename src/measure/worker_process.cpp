@@ -112,8 +112,10 @@ WorkerProcess::ReadStatus WorkerProcess::ReadLine(double timeout_s, std::string&
     if (!p[0].revents) continue;
     char chunk[65536];
     const ssize_t n = read(fd_, chunk, sizeof chunk);
-    if (n > 0) buffer_.append(chunk, static_cast<size_t>(n));
-    else if (n == 0 || (errno != EINTR && errno != EAGAIN)) closed_ = true;
+    if (n > 0)
+      buffer_.append(chunk, static_cast<size_t>(n));
+    else if (n == 0 || (errno != EINTR && errno != EAGAIN))
+      closed_ = true;
   }
 }
 

@@ -29,7 +29,7 @@ class WorkerProcess {
   // Waits up to grace_s for the child to exit, SIGKILLs it after that, reaps it and says how it
   // ended: "exit code 2", "signal 11: Segmentation fault".
   std::string WaitForExit(double grace_s);
-  bool Crashed() const { return crashed_; }  // after WaitForExit: ended by a signal we did not send
+  bool Crashed() const { return crashed_; }        // after WaitForExit: ended by a signal we did not send
   int TermSignal() const { return term_signal_; }  // after WaitForExit: the signal that ended it, or 0
   const std::string& error_output() const { return error_tail_; }  // the end of the child's stderr
 

@@ -1,7 +1,6 @@
 #include "measure/worker_protocol.h"
 
 #include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 #include "measure/json_message.h"
@@ -48,7 +47,9 @@ LaunchGeometry GeometryFromJson(const json& j) {
 }
 
 json PrePassToJson(const PrePass& p) {
-  return {{"kernel", p.kernel_name}, {"input", p.input}, {"scratch_elements", p.scratch_elements},
+  return {{"kernel", p.kernel_name},
+          {"input", p.input},
+          {"scratch_elements", p.scratch_elements},
           {"geometry", GeometryToJson(p.geometry)}};
 }
 
@@ -84,9 +85,12 @@ constexpr WorkerRequest::Kind kKinds[] = {WorkerRequest::Kind::kPrepare, WorkerR
 
 std::string_view KindName(WorkerRequest::Kind kind) {
   switch (kind) {
-    case WorkerRequest::Kind::kPrepare: return "prepare";
-    case WorkerRequest::Kind::kMeasure: return "measure";
-    case WorkerRequest::Kind::kBuild: return "build";
+    case WorkerRequest::Kind::kPrepare:
+      return "prepare";
+    case WorkerRequest::Kind::kMeasure:
+      return "measure";
+    case WorkerRequest::Kind::kBuild:
+      return "build";
   }
   return "measure";
 }
@@ -128,9 +132,15 @@ std::optional<WorkerRequest> DecodeRequest(std::string_view line) {
 }
 
 std::string EncodeResult(const MeasureResult& r) {
-  return DumpMessage({{"status", ToString(r.status)}, {"times_s", r.times_s}, {"time_s", r.time_s},
-                      {"gflops", r.gflops}, {"compile_s", r.compile_s}, {"first_launch_s", r.first_launch_s},
-                      {"verify_s", r.verify_s}, {"timed_s", r.timed_s}, {"error", r.error}});
+  return DumpMessage({{"status", ToString(r.status)},
+                      {"times_s", r.times_s},
+                      {"time_s", r.time_s},
+                      {"gflops", r.gflops},
+                      {"compile_s", r.compile_s},
+                      {"first_launch_s", r.first_launch_s},
+                      {"verify_s", r.verify_s},
+                      {"timed_s", r.timed_s},
+                      {"error", r.error}});
 }
 
 std::optional<MeasureResult> DecodeResult(std::string_view line) {

@@ -17,7 +17,7 @@ constexpr uint64_t kInputSeed = 20240601;
 // Prepared workloads are kept up to this much memory (host and device together): a network's
 // layers fit, and a CPU device shares the host's memory.
 constexpr size_t kMaxHeldBytes = size_t{2} << 30;
-constexpr size_t kMaxLogBytes = 8192;          // the start of a compiler log says what went wrong
+constexpr size_t kMaxLogBytes = 8192;  // the start of a compiler log says what went wrong
 // A config slower than the task's best by the measurer's factor is timed this often: the search
 // needs to know that it is slow, not by how much to the last percent.
 constexpr size_t kRepeatsBeforeGivingUp = 1;
@@ -75,8 +75,8 @@ struct WorkerSession::Workspace {
   std::vector<std::vector<float>> host;  // inputs; the output slot holds the reference
   std::vector<ocl::FloatBuffer> buffers;
   size_t output = 0;
-  std::vector<float> scratch;  // the output as read back
-  size_t bytes = 0;             // host and device memory held for this workload
+  std::vector<float> scratch;              // the output as read back
+  size_t bytes = 0;                        // host and device memory held for this workload
   std::optional<ocl::FloatBuffer> packed;  // a pre-pass's output, grown to the largest asked for
 };
 
@@ -123,7 +123,8 @@ MeasureResult WorkerSession::Prepare(const WorkerRequest& request) {
   std::vector<const float*> inputs;
   size_t outputs = 0;
   for (size_t i = 0; i < specs.size(); ++i) {
-    ws->host.push_back(specs[i].is_output ? std::vector<float>(specs[i].elements) : RandomInput(specs[i].elements, rng));
+    ws->host.push_back(specs[i].is_output ? std::vector<float>(specs[i].elements)
+                                          : RandomInput(specs[i].elements, rng));
     if (specs[i].is_output) {
       ws->output = i;
       ++outputs;
@@ -174,7 +175,8 @@ MeasureResult WorkerSession::BuildAhead(const WorkerRequest& request) {
     const auto launch_start = std::chrono::steady_clock::now();
     ocl::Kernel kernel = build.program->CreateKernel(ws.kernel->kernel_name());
     if (pre) {
-      if (!ws.packed || ws.packed->elements() < pre->scratch_elements) ws.packed = context_.CreateBuffer(pre->scratch_elements);
+      if (!ws.packed || ws.packed->elements() < pre->scratch_elements)
+        ws.packed = context_.CreateBuffer(pre->scratch_elements);
       ocl::Kernel pre_kernel = build.program->CreateKernel(pre->kernel_name);
       pre_kernel.SetArg(0, ws.buffers[pre->input]);
       pre_kernel.SetArg(1, *ws.packed);

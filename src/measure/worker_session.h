@@ -31,7 +31,7 @@ class WorkerSession {
 
   ocl::Context context_;
   std::list<std::unique_ptr<Workspace>> workspaces_;  // most recently used first
-  std::unique_ptr<Workspace> build_space_;  // a builder's buffers: sized, never filled or checked
+  std::unique_ptr<Workspace> build_space_;            // a builder's buffers: sized, never filled or checked
 };
 
 }  // namespace tt

@@ -122,9 +122,12 @@ GpHyper GaussianProcess::FitHyper(const Eigen::MatrixXd& x, const Eigen::VectorX
         step[q] = std::min(step[q] * 1.2, 1.0);
       }
       const double move = grad[q] > 0 ? step[q] : grad[q] < 0 ? -step[q] : 0;
-      if (q < d) h.log_length[q] += move;
-      else if (q == d) h.log_signal += move;
-      else h.log_noise += move;
+      if (q < d)
+        h.log_length[q] += move;
+      else if (q == d)
+        h.log_signal += move;
+      else
+        h.log_noise += move;
     }
     last_grad = grad;
     Clamp(h, bounds);

@@ -3,8 +3,8 @@
 // (automatic relevance determination), for Bayesian optimization over config features in
 // [0, 1]. Hyperparameters are fitted by maximizing the log marginal likelihood with Rprop,
 // which needs no step size and stays stable with a handful of points.
-#include <Eigen/Core>
 #include <Eigen/Cholesky>
+#include <Eigen/Core>
 #include <vector>
 
 namespace tt {

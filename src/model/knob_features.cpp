@@ -9,9 +9,12 @@ namespace {
 size_t FeatureCount(const Knob& knob) {
   switch (knob.kind()) {
     case KnobKind::kSplit:
-    case KnobKind::kPermutation: return knob.value(0).size();
-    case KnobKind::kDiscrete: return 1;
-    case KnobKind::kCategorical: return knob.size();
+    case KnobKind::kPermutation:
+      return knob.value(0).size();
+    case KnobKind::kDiscrete:
+      return 1;
+    case KnobKind::kCategorical:
+      return knob.size();
   }
   return 0;
 }
@@ -27,7 +30,9 @@ void WriteValue(const Knob& knob, const KnobValue& value, std::optional<uint32_t
       // value[p] is the item at position p; its inverse says where each item went.
       for (size_t p = 0; p < value.size(); ++p) out[value[p]] = static_cast<float>(p);
       return;
-    case KnobKind::kDiscrete: out[0] = static_cast<float>(value[0]); return;
+    case KnobKind::kDiscrete:
+      out[0] = static_cast<float>(value[0]);
+      return;
     case KnobKind::kCategorical:
       for (size_t i = 0; i < knob.size(); ++i) out[i] = index && i == *index ? 1.0f : 0.0f;
       return;
@@ -65,10 +70,10 @@ std::optional<std::vector<float>> KnobFeatures::OfValues(const KnobValues& value
   float* out = features.data();
   for (const Knob& knob : space_.knobs()) {
     const KnobValue* value = FindKnobValue(values, knob.name());
-    const size_t length = knob.kind() == KnobKind::kSplit || knob.kind() == KnobKind::kPermutation ? knob.value(0).size() : 1;
+    const size_t length =
+        knob.kind() == KnobKind::kSplit || knob.kind() == KnobKind::kPermutation ? knob.value(0).size() : 1;
     if (!value || value->size() != length) return std::nullopt;
-    if (knob.kind() == KnobKind::kSplit &&
-        std::any_of(value->begin(), value->end(), [](int64_t f) { return f < 1; }))
+    if (knob.kind() == KnobKind::kSplit && std::any_of(value->begin(), value->end(), [](int64_t f) { return f < 1; }))
       return std::nullopt;
     if (knob.kind() == KnobKind::kPermutation && !knob.Find(*value)) return std::nullopt;
     WriteValue(knob, *value, knob.Find(*value), out);

@@ -35,7 +35,8 @@ std::string Text(double value) {
 class DMatrix {
  public:
   explicit DMatrix(const FeatureMatrix& m) {
-    if (m.values.size() != m.rows * m.cols) throw std::invalid_argument("feature matrix has the wrong number of values");
+    if (m.values.size() != m.rows * m.cols)
+      throw std::invalid_argument("feature matrix has the wrong number of values");
     Check(XGDMatrixCreateFromMat(m.values.data(), m.rows, m.cols, NAN, &handle_), "XGDMatrixCreateFromMat");
   }
   ~DMatrix() { XGDMatrixFree(handle_); }
@@ -119,7 +120,8 @@ std::vector<float> XgbCostModel::Predict(const FeatureMatrix& features) const {
   if (!booster_) throw std::logic_error("XgbCostModel::Predict before Fit");
   if (features.rows == 0) return {};
   DMatrix data(features);
-  const char* config = R"({"type": 0, "training": false, "iteration_begin": 0, "iteration_end": 0, "strict_shape": false})";
+  const char* config =
+      R"({"type": 0, "training": false, "iteration_begin": 0, "iteration_end": 0, "strict_shape": false})";
   const bst_ulong* shape = nullptr;
   bst_ulong dims = 0;
   const float* scores = nullptr;

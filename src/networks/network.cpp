@@ -114,14 +114,15 @@ Network ParseNetwork(std::string_view json_text, std::string_view source) {
   if (!j.is_object()) Fail(source, "top level", "expected an object with \"name\" and \"layers\"");
   Network network;
   network.name = TextField(j, "name", source, "top level", true);
-  network.description = j.contains("description") && j["description"].is_string() ? j["description"].get<std::string>()
-                                                                                   : "";
+  network.description =
+      j.contains("description") && j["description"].is_string() ? j["description"].get<std::string>() : "";
   const auto layers = j.find("layers");
   if (layers == j.end() || !layers->is_array() || layers->empty())
     Fail(source, "top level", "field 'layers' must be a non-empty list");
   if (layers->size() > kMaxLayers)
-    Fail(source, "top level", "field 'layers' has " + std::to_string(layers->size()) + " layers; at most " +
-                                  std::to_string(kMaxLayers) + " are accepted");
+    Fail(source, "top level",
+         "field 'layers' has " + std::to_string(layers->size()) + " layers; at most " + std::to_string(kMaxLayers) +
+             " are accepted");
   for (size_t i = 0; i < layers->size(); ++i) network.layers.push_back(ParseLayer((*layers)[i], i, source));
   return network;
 }
@@ -145,7 +146,8 @@ std::pair<std::string, std::vector<int64_t>> ParseInputShape(std::string_view te
   while (start <= text.size()) {
     const size_t end = std::min(text.find(',', start), text.size());
     const std::string item(text.substr(start, end - start));
-    if (item.empty() || item.size() > 10 || !std::all_of(item.begin(), item.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    if (item.empty() || item.size() > 10 ||
+        !std::all_of(item.begin(), item.end(), [](char c) { return c >= '0' && c <= '9'; }))
       throw problem();
     const int64_t value = std::stoll(item);
     if (value < 1 || value >= (int64_t{1} << 31)) throw problem();

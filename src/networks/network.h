@@ -29,10 +29,10 @@ struct NetworkLayer {
 
 // A node of an imported model that no task stands for: listed, never dropped.
 struct UntunedLayer {
-  std::string name;              // the node's name ("#12 (Relu)" when it has none)
-  std::string op;                // its operator: "MaxPool", "com.microsoft.FusedConv" outside ONNX's own
-  std::string why;               // "pooling", "grouped convolution (4 groups of 16 channels)", ...
-  std::optional<double> flops;   // an estimate; none when unknown
+  std::string name;             // the node's name ("#12 (Relu)" when it has none)
+  std::string op;               // its operator: "MaxPool", "com.microsoft.FusedConv" outside ONNX's own
+  std::string why;              // "pooling", "grouped convolution (4 groups of 16 channels)", ...
+  std::optional<double> flops;  // an estimate; none when unknown
 };
 
 struct Network {

@@ -1,9 +1,9 @@
 #include "networks/onnx_fold.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstring>
-#include <climits>
 #include <numeric>
 
 namespace tt::onnx_import {
@@ -54,8 +54,10 @@ std::optional<Dims> Broadcast(const std::vector<const ConstTensor*>& inputs) {
     for (size_t i = 0; i < in->dims.size(); ++i) {
       int64_t& o = out[out.size() - in->dims.size() + i];
       const int64_t d = in->dims[i];
-      if (o == 1) o = d;
-      else if (d != 1 && d != o) return std::nullopt;
+      if (o == 1)
+        o = d;
+      else if (d != 1 && d != o)
+        return std::nullopt;
     }
   }
   return out;
@@ -145,7 +147,8 @@ std::optional<ConstTensor> Gather(const ConstTensor& data, const ConstTensor& in
       int64_t i = AsInt(raw);
       if (i < 0) i += extent;
       if (i < 0 || i >= extent) return std::nullopt;
-      for (int64_t k = 0; k < inner; ++k) out.data.push_back(data.data[static_cast<size_t>((o * extent + i) * inner + k)]);
+      for (int64_t k = 0; k < inner; ++k)
+        out.data.push_back(data.data[static_cast<size_t>((o * extent + i) * inner + k)]);
     }
   return out;
 }
@@ -235,10 +238,13 @@ std::optional<ConstTensor> Reduce(const std::string& op, const ConstTensor& data
     }
   Dims dims;
   for (int64_t a = 0; a < rank; ++a)
-    if (!reduced[static_cast<size_t>(a)]) dims.push_back(data.dims[static_cast<size_t>(a)]);
-    else if (keepdims) dims.push_back(1);
+    if (!reduced[static_cast<size_t>(a)])
+      dims.push_back(data.dims[static_cast<size_t>(a)]);
+    else if (keepdims)
+      dims.push_back(1);
   Dims kept_dims;  // the output's dimensions with reduced axes as 1, for indexing
-  for (int64_t a = 0; a < rank; ++a) kept_dims.push_back(reduced[static_cast<size_t>(a)] ? 1 : data.dims[static_cast<size_t>(a)]);
+  for (int64_t a = 0; a < rank; ++a)
+    kept_dims.push_back(reduced[static_cast<size_t>(a)] ? 1 : data.dims[static_cast<size_t>(a)]);
   const int64_t n = Elements(kept_dims);
   std::vector<double> acc(static_cast<size_t>(n), op == "ReduceProd" ? 1.0 : op == "ReduceSum" ? 0.0 : NAN);
   for (size_t flat = 0; flat < data.data.size(); ++flat) {
@@ -254,10 +260,14 @@ std::optional<ConstTensor> Reduce(const std::string& op, const ConstTensor& data
     }
     double& a = acc[index];
     const double v = data.data[flat];
-    if (op == "ReduceProd") a *= v;
-    else if (op == "ReduceSum") a += v;
-    else if (op == "ReduceMax") a = std::isnan(a) ? v : std::max(a, v);
-    else a = std::isnan(a) ? v : std::min(a, v);
+    if (op == "ReduceProd")
+      a *= v;
+    else if (op == "ReduceSum")
+      a += v;
+    else if (op == "ReduceMax")
+      a = std::isnan(a) ? v : std::max(a, v);
+    else
+      a = std::isnan(a) ? v : std::min(a, v);
   }
   return ConstTensor{data.type, dims, acc};
 }
@@ -273,7 +283,8 @@ std::optional<ConstTensor> ReadTensor(const onnx::TensorProto& t) {
   const std::string& raw = t.raw_data();
   switch (t.data_type()) {
     case T::INT64:
-      out.data = t.has_raw_data() ? FromRaw<int64_t>(raw, n) : std::vector<double>(t.int64_data().begin(), t.int64_data().end());
+      out.data = t.has_raw_data() ? FromRaw<int64_t>(raw, n)
+                                  : std::vector<double>(t.int64_data().begin(), t.int64_data().end());
       break;
     case T::UINT64:
     case T::UINT32:
@@ -281,26 +292,33 @@ std::optional<ConstTensor> ReadTensor(const onnx::TensorProto& t) {
                                   : std::vector<double>(t.uint64_data().begin(), t.uint64_data().end());
       break;
     case T::FLOAT:
-      out.data = t.has_raw_data() ? FromRaw<float>(raw, n) : std::vector<double>(t.float_data().begin(), t.float_data().end());
+      out.data =
+          t.has_raw_data() ? FromRaw<float>(raw, n) : std::vector<double>(t.float_data().begin(), t.float_data().end());
       break;
     case T::DOUBLE:
-      out.data = t.has_raw_data() ? FromRaw<double>(raw, n) : std::vector<double>(t.double_data().begin(), t.double_data().end());
+      out.data = t.has_raw_data() ? FromRaw<double>(raw, n)
+                                  : std::vector<double>(t.double_data().begin(), t.double_data().end());
       break;
     case T::INT32:
-      out.data = t.has_raw_data() ? FromRaw<int32_t>(raw, n) : std::vector<double>(t.int32_data().begin(), t.int32_data().end());
+      out.data = t.has_raw_data() ? FromRaw<int32_t>(raw, n)
+                                  : std::vector<double>(t.int32_data().begin(), t.int32_data().end());
       break;
     case T::INT16:
-      out.data = t.has_raw_data() ? FromRaw<int16_t>(raw, n) : std::vector<double>(t.int32_data().begin(), t.int32_data().end());
+      out.data = t.has_raw_data() ? FromRaw<int16_t>(raw, n)
+                                  : std::vector<double>(t.int32_data().begin(), t.int32_data().end());
       break;
     case T::UINT16:
-      out.data = t.has_raw_data() ? FromRaw<uint16_t>(raw, n) : std::vector<double>(t.int32_data().begin(), t.int32_data().end());
+      out.data = t.has_raw_data() ? FromRaw<uint16_t>(raw, n)
+                                  : std::vector<double>(t.int32_data().begin(), t.int32_data().end());
       break;
     case T::INT8:
-      out.data = t.has_raw_data() ? FromRaw<int8_t>(raw, n) : std::vector<double>(t.int32_data().begin(), t.int32_data().end());
+      out.data = t.has_raw_data() ? FromRaw<int8_t>(raw, n)
+                                  : std::vector<double>(t.int32_data().begin(), t.int32_data().end());
       break;
     case T::UINT8:
     case T::BOOL:
-      out.data = t.has_raw_data() ? FromRaw<uint8_t>(raw, n) : std::vector<double>(t.int32_data().begin(), t.int32_data().end());
+      out.data = t.has_raw_data() ? FromRaw<uint8_t>(raw, n)
+                                  : std::vector<double>(t.int32_data().begin(), t.int32_data().end());
       break;
     default:
       return std::nullopt;
@@ -316,11 +334,22 @@ onnx::TensorProto WriteTensor(const std::string& name, const ConstTensor& value)
   for (int64_t d : value.dims) t.add_dims(d);
   for (double v : value.data) {
     switch (value.type) {
-      case T::INT64: t.add_int64_data(AsInt(v)); break;
-      case T::UINT64: case T::UINT32: t.add_uint64_data(static_cast<uint64_t>(v)); break;
-      case T::FLOAT: t.add_float_data(static_cast<float>(v)); break;
-      case T::DOUBLE: t.add_double_data(v); break;
-      default: t.add_int32_data(static_cast<int32_t>(v)); break;
+      case T::INT64:
+        t.add_int64_data(AsInt(v));
+        break;
+      case T::UINT64:
+      case T::UINT32:
+        t.add_uint64_data(static_cast<uint64_t>(v));
+        break;
+      case T::FLOAT:
+        t.add_float_data(static_cast<float>(v));
+        break;
+      case T::DOUBLE:
+        t.add_double_data(v);
+        break;
+      default:
+        t.add_int32_data(static_cast<int32_t>(v));
+        break;
     }
   }
   return t;
@@ -358,7 +387,8 @@ std::optional<std::vector<ConstTensor>> Fold(const onnx::NodeProto& node,
       return one(ConstTensor{T::INT64, {a->ints_size()}, std::vector<double>(a->ints().begin(), a->ints().end())});
     if (const auto* a = Attr(node, "value_float")) return one(ConstTensor{T::FLOAT, {}, {a->f()}});
     if (const auto* a = Attr(node, "value_floats"))
-      return one(ConstTensor{T::FLOAT, {a->floats_size()}, std::vector<double>(a->floats().begin(), a->floats().end())});
+      return one(
+          ConstTensor{T::FLOAT, {a->floats_size()}, std::vector<double>(a->floats().begin(), a->floats().end())});
     return std::nullopt;
   }
   // Every other operator needs the values of its inputs (left-out optional inputs as null).
@@ -391,9 +421,12 @@ std::optional<std::vector<ConstTensor>> Fold(const onnx::NodeProto& node,
       Dims dims;
       const int64_t rank = static_cast<int64_t>(x.dims.size());
       for (int64_t a = 0; a < rank; ++a) {
-        const bool listed = axes && std::any_of(axes->begin(), axes->end(), [&](int64_t v) { return Axis(v, rank) == a; });
-        if (axes ? !listed : x.dims[static_cast<size_t>(a)] != 1) dims.push_back(x.dims[static_cast<size_t>(a)]);
-        else if (x.dims[static_cast<size_t>(a)] != 1) return std::nullopt;
+        const bool listed =
+            axes && std::any_of(axes->begin(), axes->end(), [&](int64_t v) { return Axis(v, rank) == a; });
+        if (axes ? !listed : x.dims[static_cast<size_t>(a)] != 1)
+          dims.push_back(x.dims[static_cast<size_t>(a)]);
+        else if (x.dims[static_cast<size_t>(a)] != 1)
+          return std::nullopt;
       }
       out.dims = dims;
       return one(out);
@@ -410,8 +443,10 @@ std::optional<std::vector<ConstTensor>> Fold(const onnx::NodeProto& node,
     out.dims.clear();
     size_t next = 0;
     for (int64_t a = 0; a < rank; ++a)
-      if (std::binary_search(normalized.begin(), normalized.end(), a)) out.dims.push_back(1);
-      else if (next < x.dims.size()) out.dims.push_back(x.dims[next++]);
+      if (std::binary_search(normalized.begin(), normalized.end(), a))
+        out.dims.push_back(1);
+      else if (next < x.dims.size())
+        out.dims.push_back(x.dims[next++]);
     return one(out);
   }
   if (op == "Concat") {
@@ -421,7 +456,8 @@ std::optional<std::vector<ConstTensor>> Fold(const onnx::NodeProto& node,
   }
   if (op == "Slice") {
     if (input(1) && input(2))
-      return one(Slice(x, AsInts(*input(1)), AsInts(*input(2)), input(3) ? std::optional(AsInts(*input(3))) : std::nullopt,
+      return one(Slice(x, AsInts(*input(1)), AsInts(*input(2)),
+                       input(3) ? std::optional(AsInts(*input(3))) : std::nullopt,
                        input(4) ? std::optional(AsInts(*input(4))) : std::nullopt));
     const auto starts = IntsAttr(node, "starts"), ends = IntsAttr(node, "ends");  // opsets before 10
     if (!starts || !ends) return std::nullopt;
@@ -505,7 +541,8 @@ std::optional<std::vector<ConstTensor>> Fold(const onnx::NodeProto& node,
     const double count = std::max(std::ceil((limit - start) / delta), 0.0);
     if (count > static_cast<double>(kMaxFoldedElements)) return std::nullopt;
     ConstTensor out{x.type, {static_cast<int64_t>(count)}, {}};
-    for (int64_t i = 0; i < static_cast<int64_t>(count); ++i) out.data.push_back(start + static_cast<double>(i) * delta);
+    for (int64_t i = 0; i < static_cast<int64_t>(count); ++i)
+      out.data.push_back(start + static_cast<double>(i) * delta);
     return one(out);
   }
   if (op == "ReduceProd" || op == "ReduceSum" || op == "ReduceMax" || op == "ReduceMin") {
@@ -515,10 +552,27 @@ std::optional<std::vector<ConstTensor>> Fold(const onnx::NodeProto& node,
   const bool integer = IsInteger(x.type);
   using Args = std::vector<double>;
   using Fn = std::function<std::optional<double>(const Args&)>;
-  static const std::unordered_map<std::string, int> kArity = {
-      {"Add", 2}, {"Sub", 2}, {"Mul", 2}, {"Div", 2}, {"Mod", 2}, {"Pow", 2}, {"Equal", 2}, {"Less", 2},
-      {"Greater", 2}, {"LessOrEqual", 2}, {"GreaterOrEqual", 2}, {"And", 2}, {"Or", 2}, {"Where", 3},
-      {"Neg", 1}, {"Abs", 1}, {"Not", 1}, {"Floor", 1}, {"Ceil", 1}, {"Sqrt", 1}, {"Reciprocal", 1}};
+  static const std::unordered_map<std::string, int> kArity = {{"Add", 2},
+                                                              {"Sub", 2},
+                                                              {"Mul", 2},
+                                                              {"Div", 2},
+                                                              {"Mod", 2},
+                                                              {"Pow", 2},
+                                                              {"Equal", 2},
+                                                              {"Less", 2},
+                                                              {"Greater", 2},
+                                                              {"LessOrEqual", 2},
+                                                              {"GreaterOrEqual", 2},
+                                                              {"And", 2},
+                                                              {"Or", 2},
+                                                              {"Where", 3},
+                                                              {"Neg", 1},
+                                                              {"Abs", 1},
+                                                              {"Not", 1},
+                                                              {"Floor", 1},
+                                                              {"Ceil", 1},
+                                                              {"Sqrt", 1},
+                                                              {"Reciprocal", 1}};
   const auto arity = kArity.find(op);
   if (arity == kArity.end() && op != "Min" && op != "Max") return std::nullopt;
   const size_t count = arity == kArity.end() ? in.size() : static_cast<size_t>(arity->second);

@@ -28,7 +28,7 @@ namespace {
 namespace fs = std::filesystem;
 using Dims = std::vector<int64_t>;
 
-constexpr std::string_view kOnnxDomain = "";  // also spelled "ai.onnx"
+constexpr std::string_view kOnnxDomain = "";      // also spelled "ai.onnx"
 constexpr int64_t kMaxInlinedShapeTensor = 4096;  // elements of an external integer tensor read for shapes
 
 std::string JoinDims(const Dims& dims, const char* separator = "x") {
@@ -68,12 +68,28 @@ class QuietProtobuf {
 int64_t ElementBytes(int32_t type) {
   using T = onnx::TensorProto;
   switch (type) {
-    case T::FLOAT: case T::INT32: case T::UINT32: return 4;
-    case T::DOUBLE: case T::INT64: case T::UINT64: case T::COMPLEX64: return 8;
-    case T::FLOAT16: case T::BFLOAT16: case T::INT16: case T::UINT16: return 2;
-    case T::INT8: case T::UINT8: case T::BOOL: return 1;
-    case T::COMPLEX128: return 16;
-    default: return 0;
+    case T::FLOAT:
+    case T::INT32:
+    case T::UINT32:
+      return 4;
+    case T::DOUBLE:
+    case T::INT64:
+    case T::UINT64:
+    case T::COMPLEX64:
+      return 8;
+    case T::FLOAT16:
+    case T::BFLOAT16:
+    case T::INT16:
+    case T::UINT16:
+      return 2;
+    case T::INT8:
+    case T::UINT8:
+    case T::BOOL:
+      return 1;
+    case T::COMPLEX128:
+      return 16;
+    default:
+      return 0;
   }
 }
 
@@ -96,9 +112,8 @@ class OnnxReader {
     std::string producer = model_.producer_name();
     if (!model_.producer_version().empty()) producer += " " + model_.producer_version();
     network.description = "ONNX model " + path_ + " (opset " + std::to_string(opset_) +
-                          (producer.empty() ? "" : ", from " + producer) + "): " +
-                          std::to_string(NodeCount()) + " nodes, " + std::to_string(network.layers.size()) +
-                          " of them tuned";
+                          (producer.empty() ? "" : ", from " + producer) + "): " + std::to_string(NodeCount()) +
+                          " nodes, " + std::to_string(network.layers.size()) + " of them tuned";
     return network;
   }
 
@@ -108,9 +123,7 @@ class OnnxReader {
   const onnx::NodeProto& Node(int index) const { return nodes_[static_cast<size_t>(index)]; }
   int NodeCount() const { return static_cast<int>(nodes_.size()); }
 
-  [[noreturn]] void Fail(const std::string& problem) const {
-    throw UserError("ONNX model " + path_ + ": " + problem);
-  }
+  [[noreturn]] void Fail(const std::string& problem) const { throw UserError("ONNX model " + path_ + ": " + problem); }
 
   std::string NodeLabel(int index) const {
     const auto& node = Node(index);
@@ -133,8 +146,9 @@ class OnnxReader {
     if (ec) Fail("cannot read the file (" + ec.message() + ")");
     if (size == 0) Fail("the file is empty, not an ONNX model");
     if (size > static_cast<uintmax_t>(INT_MAX))
-      Fail("the file is larger than 2 GiB, more than one protobuf message holds: not an ONNX model (ONNX keeps the "
-           "weights of such models in external data files)");
+      Fail(
+          "the file is larger than 2 GiB, more than one protobuf message holds: not an ONNX model (ONNX keeps the "
+          "weights of such models in external data files)");
     std::string bytes(size, '\0');
     {
       std::ifstream in(path_, std::ios::binary);
@@ -171,8 +185,8 @@ class OnnxReader {
       const std::string name = domain.empty() ? "ai.onnx" : domain;
       if (import.version() > known->second.second || import.version() < known->second.first)
         Fail("opset " + std::to_string(import.version()) + " of domain '" + name +
-             "' is not supported: this build reads ONNX 1.12, opsets " + std::to_string(known->second.first) +
-             " to " + std::to_string(known->second.second) + " (export the model with opset " +
+             "' is not supported: this build reads ONNX 1.12, opsets " + std::to_string(known->second.first) + " to " +
+             std::to_string(known->second.second) + " (export the model with opset " +
              std::to_string(known->second.second) + " or older)");
     }
     if (model_.opset_import_size() == 0) {
@@ -207,19 +221,20 @@ class OnnxReader {
       for (const auto& input : node.input()) {
         if (input.empty()) continue;  // an optional input left out
         if (!defined.count(input))
-          Fail(NodeWords(i) + ": its input '" + input +
-               "' is produced by no earlier node and is no graph input or initializer (a truncated or malformed model)");
+          Fail(
+              NodeWords(i) + ": its input '" + input +
+              "' is produced by no earlier node and is no graph input or initializer (a truncated or malformed model)");
         consumers_.emplace(input, i);
       }
       // What a Constant makes, and what layout operators make of constants, is a constant.
       static const std::unordered_set<std::string> kLayoutOps = {
           "Identity", "Cast", "Transpose", "Reshape", "Squeeze", "Unsqueeze", "Flatten", "DequantizeLinear"};
-      const bool constant =
-          IsDefaultDomain(node.domain()) &&
-          (node.op_type() == "Constant" ||
-           (kLayoutOps.count(node.op_type()) && node.input_size() > 0 &&
-            std::all_of(node.input().begin(), node.input().end(),
-                        [&](const std::string& in) { return in.empty() || constants_.count(in) > 0; })));
+      const bool constant = IsDefaultDomain(node.domain()) &&
+                            (node.op_type() == "Constant" ||
+                             (kLayoutOps.count(node.op_type()) && node.input_size() > 0 &&
+                              std::all_of(node.input().begin(), node.input().end(), [&](const std::string& in) {
+                                return in.empty() || constants_.count(in) > 0;
+                              })));
       for (const auto& output : node.output()) {
         if (output.empty()) continue;
         producer_[output] = i;
@@ -248,8 +263,8 @@ class OnnxReader {
     }
     for (const auto& [name, dims] : options_.input_shapes)
       if (std::none_of(inputs.begin(), inputs.end(), [&](const auto* in) { return in->name() == name; }))
-        Fail("--input-shape names '" + name + "', which is not an input of the model (its inputs: " +
-             (names.empty() ? "none" : names) + ")");
+        Fail("--input-shape names '" + name +
+             "', which is not an input of the model (its inputs: " + (names.empty() ? "none" : names) + ")");
     const int64_t batch = options_.batch.value_or(1);
     bool took_batch = false;
     std::optional<int64_t> first_leading;
@@ -285,10 +300,10 @@ class OnnxReader {
         std::string example;
         for (int i = 0; i < shape->dim_size(); ++i) {
           const auto& d = shape->dim(i);
-          example += (i ? "," : "") + (!dynamic(d) ? std::to_string(d.dim_value())
-                                       : i == 0    ? std::to_string(batch)
-                                                   : "<" + (d.has_dim_param() && !d.dim_param().empty() ? d.dim_param()
-                                                                                                        : "?") + ">");
+          example += (i ? "," : "") +
+                     (!dynamic(d) ? std::to_string(d.dim_value())
+                      : i == 0    ? std::to_string(batch)
+                                  : "<" + (d.has_dim_param() && !d.dim_param().empty() ? d.dim_param() : "?") + ">");
         }
         for (int i = 0; i < shape->dim_size(); ++i) {
           auto* d = shape->mutable_dim(i);
@@ -333,7 +348,8 @@ class OnnxReader {
       }
       if (location.empty()) Fail(what + ": its data is external but names no file");
       const fs::path relative(location);
-      if (relative.is_absolute() || std::any_of(relative.begin(), relative.end(), [](const fs::path& p) { return p == ".."; }))
+      if (relative.is_absolute() ||
+          std::any_of(relative.begin(), relative.end(), [](const fs::path& p) { return p == ".."; }))
         Fail(what + ": its external data file '" + location +
              "' is not a path inside the model's folder, as ONNX requires");
       const fs::path file = folder / relative;
@@ -348,7 +364,8 @@ class OnnxReader {
         Fail(what + ": its external data file '" + location + "' holds " + std::to_string(file_size) +
              " bytes, the tensor needs bytes " + std::to_string(offset) + " to " + std::to_string(offset + needed) +
              " (a truncated data file?)");
-      const bool integer = tensor.data_type() == onnx::TensorProto::INT64 || tensor.data_type() == onnx::TensorProto::INT32;
+      const bool integer =
+          tensor.data_type() == onnx::TensorProto::INT64 || tensor.data_type() == onnx::TensorProto::INT32;
       if (integer && tensor.dims_size() <= 1 && elements <= kMaxInlinedShapeTensor &&
           needed == static_cast<int64_t>(elements) * element_bytes) {
         std::string bytes(static_cast<size_t>(needed), '\0');
@@ -477,15 +494,16 @@ class OnnxReader {
       const auto producer = producer_.find(value);
       if (producer == producer_.end()) return "the shape of '" + value + "' is unknown";
       const auto& node = Node(producer->second);
-      const auto unknown_input =
-          std::find_if(node.input().begin(), node.input().end(), [&](const std::string& in) { return !in.empty() && !Shape(in); });
+      const auto unknown_input = std::find_if(node.input().begin(), node.input().end(),
+                                              [&](const std::string& in) { return !in.empty() && !Shape(in); });
       if (unknown_input == node.input().end()) {
         const std::string domain = IsDefaultDomain(node.domain()) ? std::string(kOnnxDomain) : node.domain();
         const auto opset = opsets_.find(domain);
-        const auto* schema = onnx::OpSchemaRegistry::Schema(node.op_type(), opset == opsets_.end() ? 1 : opset->second,
-                                                            domain);
+        const auto* schema =
+            onnx::OpSchemaRegistry::Schema(node.op_type(), opset == opsets_.end() ? 1 : opset->second, domain);
         if (schema == nullptr)
-          return NodeWords(producer->second) + " is an operator ONNX 1.12 does not know, so the shapes after it are unknown";
+          return NodeWords(producer->second) +
+                 " is an operator ONNX 1.12 does not know, so the shapes after it are unknown";
         return "ONNX shape inference cannot tell the output shape of " + NodeWords(producer->second) +
                " (it depends on the data)";
       }
@@ -544,7 +562,8 @@ class OnnxReader {
       if (node.input_size() < 2 || node.output_size() < 1)
         return Untuned(network, index, op + " without two inputs and an output", std::nullopt);
       for (int i = 0; i < 2; ++i)
-        if (!Shape(node.input(i))) return Untuned(network, index, "shapes unknown: " + WhyUnknown(node.input(i)), std::nullopt);
+        if (!Shape(node.input(i)))
+          return Untuned(network, index, "shapes unknown: " + WhyUnknown(node.input(i)), std::nullopt);
       if (!Shape(node.output(0)))
         return Untuned(network, index, "shapes unknown: " + WhyUnknown(node.output(0)), std::nullopt);
       if (op == "Conv") return MapConv(index, network);
@@ -578,7 +597,8 @@ class OnnxReader {
     if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
       for (size_t a = 0; a < 2; ++a) {
         const int64_t in = x[2 + a], s = strides[a];
-        const int64_t total = std::max<int64_t>(0, ((in + s - 1) / s - 1) * s + (kernel[a] - 1) * dilations[a] + 1 - in);
+        const int64_t total =
+            std::max<int64_t>(0, ((in + s - 1) / s - 1) * s + (kernel[a] - 1) * dilations[a] + 1 - in);
         const int64_t small = total / 2;
         begin[a] = auto_pad == "SAME_UPPER" ? small : total - small;
         end[a] = total - begin[a];
@@ -590,11 +610,12 @@ class OnnxReader {
       return Untuned(network, index, "strides or dilations of another rank than the kernel", flops);
     if (strides[0] != strides[1])
       return Untuned(network, index,
-                     "strides " + JoinDims(strides) + " differ between height and width: a sketch takes one stride", flops);
-    if (dilations[0] != dilations[1])
-      return Untuned(network, index,
-                     "dilations " + JoinDims(dilations) + " differ between height and width: a sketch takes one dilation",
+                     "strides " + JoinDims(strides) + " differ between height and width: a sketch takes one stride",
                      flops);
+    if (dilations[0] != dilations[1])
+      return Untuned(
+          network, index,
+          "dilations " + JoinDims(dilations) + " differ between height and width: a sketch takes one dilation", flops);
     // One pad on every side: the model's pads map when windows start where that pad puts them
     // and the output has the same extent (padding that no window reaches does not matter).
     const int64_t pad = begin[0];
@@ -618,8 +639,8 @@ class OnnxReader {
     const std::string image = ",h=" + std::to_string(x[2]) + ",w=" + std::to_string(x[3]);
     if (groups == 1)
       return Tuned(network, index, "conv2d",
-                   "n=" + std::to_string(x[0]) + ",ci=" + std::to_string(channels) + image + ",co=" +
-                       std::to_string(out_channels) + window,
+                   "n=" + std::to_string(x[0]) + ",ci=" + std::to_string(channels) + image +
+                       ",co=" + std::to_string(out_channels) + window,
                    {}, flops);
     if (groups == channels && out_channels == channels)
       return Tuned(network, index, "depthwise_conv2d",
@@ -638,13 +659,15 @@ class OnnxReader {
   void MapGemm(int index, Network& network) const {
     const auto& node = Node(index);
     const Dims a = *Shape(node.input(0)), b = *Shape(node.input(1));
-    if (a.size() != 2 || b.size() != 2) return Untuned(network, index, "Gemm of inputs that are not matrices", std::nullopt);
+    if (a.size() != 2 || b.size() != 2)
+      return Untuned(network, index, "Gemm of inputs that are not matrices", std::nullopt);
     const bool trans_a = IntAttr(node, "transA", 0) != 0, trans_b = IntAttr(node, "transB", 0) != 0;
     const int64_t m = trans_a ? a[1] : a[0], k = trans_a ? a[0] : a[1], n = trans_b ? b[0] : b[1];
     if ((trans_b ? b[1] : b[0]) != k)
       Fail(NodeWords(index) + ": its inputs " + JoinDims(a) + " and " + JoinDims(b) + " do not multiply");
     // A transposed weight is a layout chosen once, not work: only transposed activations count.
-    MapProduct(network, index, 1, m, n, k, trans_a && !IsConstant(node.input(0)), trans_b && !IsConstant(node.input(1)));
+    MapProduct(network, index, 1, m, n, k, trans_a && !IsConstant(node.input(0)),
+               trans_b && !IsConstant(node.input(1)));
   }
 
   // A Transpose that swaps the last two axes of an activation and feeds a MatMul is read as the
@@ -691,8 +714,8 @@ class OnnxReader {
 
   void MapProduct(Network& network, int index, int64_t b, int64_t m, int64_t n, int64_t k, bool trans_a,
                   bool trans_b) const {
-    const double flops = 2.0 * static_cast<double>(b) * static_cast<double>(m) * static_cast<double>(n) *
-                         static_cast<double>(k);
+    const double flops =
+        2.0 * static_cast<double>(b) * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
     if (b == 1 && !trans_a && !trans_b)
       return Tuned(network, index, "gemm", std::to_string(m) + "," + std::to_string(n) + "," + std::to_string(k), {},
                    flops);
@@ -708,25 +731,117 @@ class OnnxReader {
   // element for elementwise operators; none for data movement; see docs/onnx.md).
   std::pair<std::string, std::optional<double>> Estimate(const onnx::NodeProto& node) const {
     static const std::unordered_set<std::string> kActivations = {
-        "Relu", "LeakyRelu", "PRelu", "Sigmoid", "HardSigmoid", "HardSwish", "Tanh", "Elu", "Selu", "Celu",
-        "Softplus", "Softsign", "ThresholdedRelu", "Mish", "Clip", "Gelu"};
-    static const std::unordered_set<std::string> kElementwise = {
-        "Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mean", "Where", "Mod", "Equal", "Greater", "Less",
-        "GreaterOrEqual", "LessOrEqual", "Not", "And", "Or", "Xor", "Floor", "Ceil", "Round", "Sign", "Abs", "Neg",
-        "Reciprocal", "Sqrt", "Exp", "Log", "Erf", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh",
-        "Asinh", "Acosh", "Atanh", "IsNaN", "IsInf", "Shrink", "BitShift", "BitwiseAnd", "BitwiseOr", "BitwiseXor",
-        "BitwiseNot", "QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear"};
-    static const std::unordered_set<std::string> kDataMovement = {
-        "Reshape", "Flatten", "Transpose", "Concat", "Split", "SplitToSequence", "Slice", "Gather", "GatherElements",
-        "GatherND", "Scatter", "ScatterND", "ScatterElements", "Squeeze", "Unsqueeze", "Identity", "Cast", "CastLike",
-        "Pad", "Tile", "Expand", "Shape", "Size", "Constant", "ConstantOfShape", "Range", "DepthToSpace",
-        "SpaceToDepth", "Dropout", "Compress", "OneHot", "ReverseSequence", "Trilu", "EyeLike", "NonZero", "Unique",
-        "TopK", "CenterCropPad", "Col2Im", "Optional", "OptionalGetElement", "OptionalHasElement",
-        "SequenceConstruct", "SequenceAt", "SequenceEmpty", "SequenceInsert", "SequenceErase", "SequenceLength",
-        "ConcatFromSequence"};
-    static const std::unordered_map<std::string, double> kNormalisation = {
-        {"BatchNormalization", 2}, {"InstanceNormalization", 5}, {"LayerNormalization", 5},
-        {"GroupNormalization", 5}, {"LpNormalization", 3}, {"MeanVarianceNormalization", 5}, {"LRN", 4}};
+        "Relu", "LeakyRelu", "PRelu",    "Sigmoid",  "HardSigmoid",     "HardSwish", "Tanh", "Elu",
+        "Selu", "Celu",      "Softplus", "Softsign", "ThresholdedRelu", "Mish",      "Clip", "Gelu"};
+    static const std::unordered_set<std::string> kElementwise = {"Add",
+                                                                 "Sub",
+                                                                 "Mul",
+                                                                 "Div",
+                                                                 "Pow",
+                                                                 "Max",
+                                                                 "Min",
+                                                                 "Sum",
+                                                                 "Mean",
+                                                                 "Where",
+                                                                 "Mod",
+                                                                 "Equal",
+                                                                 "Greater",
+                                                                 "Less",
+                                                                 "GreaterOrEqual",
+                                                                 "LessOrEqual",
+                                                                 "Not",
+                                                                 "And",
+                                                                 "Or",
+                                                                 "Xor",
+                                                                 "Floor",
+                                                                 "Ceil",
+                                                                 "Round",
+                                                                 "Sign",
+                                                                 "Abs",
+                                                                 "Neg",
+                                                                 "Reciprocal",
+                                                                 "Sqrt",
+                                                                 "Exp",
+                                                                 "Log",
+                                                                 "Erf",
+                                                                 "Sin",
+                                                                 "Cos",
+                                                                 "Tan",
+                                                                 "Asin",
+                                                                 "Acos",
+                                                                 "Atan",
+                                                                 "Sinh",
+                                                                 "Cosh",
+                                                                 "Asinh",
+                                                                 "Acosh",
+                                                                 "Atanh",
+                                                                 "IsNaN",
+                                                                 "IsInf",
+                                                                 "Shrink",
+                                                                 "BitShift",
+                                                                 "BitwiseAnd",
+                                                                 "BitwiseOr",
+                                                                 "BitwiseXor",
+                                                                 "BitwiseNot",
+                                                                 "QuantizeLinear",
+                                                                 "DequantizeLinear",
+                                                                 "DynamicQuantizeLinear"};
+    static const std::unordered_set<std::string> kDataMovement = {"Reshape",
+                                                                  "Flatten",
+                                                                  "Transpose",
+                                                                  "Concat",
+                                                                  "Split",
+                                                                  "SplitToSequence",
+                                                                  "Slice",
+                                                                  "Gather",
+                                                                  "GatherElements",
+                                                                  "GatherND",
+                                                                  "Scatter",
+                                                                  "ScatterND",
+                                                                  "ScatterElements",
+                                                                  "Squeeze",
+                                                                  "Unsqueeze",
+                                                                  "Identity",
+                                                                  "Cast",
+                                                                  "CastLike",
+                                                                  "Pad",
+                                                                  "Tile",
+                                                                  "Expand",
+                                                                  "Shape",
+                                                                  "Size",
+                                                                  "Constant",
+                                                                  "ConstantOfShape",
+                                                                  "Range",
+                                                                  "DepthToSpace",
+                                                                  "SpaceToDepth",
+                                                                  "Dropout",
+                                                                  "Compress",
+                                                                  "OneHot",
+                                                                  "ReverseSequence",
+                                                                  "Trilu",
+                                                                  "EyeLike",
+                                                                  "NonZero",
+                                                                  "Unique",
+                                                                  "TopK",
+                                                                  "CenterCropPad",
+                                                                  "Col2Im",
+                                                                  "Optional",
+                                                                  "OptionalGetElement",
+                                                                  "OptionalHasElement",
+                                                                  "SequenceConstruct",
+                                                                  "SequenceAt",
+                                                                  "SequenceEmpty",
+                                                                  "SequenceInsert",
+                                                                  "SequenceErase",
+                                                                  "SequenceLength",
+                                                                  "ConcatFromSequence"};
+    static const std::unordered_map<std::string, double> kNormalisation = {{"BatchNormalization", 2},
+                                                                           {"InstanceNormalization", 5},
+                                                                           {"LayerNormalization", 5},
+                                                                           {"GroupNormalization", 5},
+                                                                           {"LpNormalization", 3},
+                                                                           {"MeanVarianceNormalization", 5},
+                                                                           {"LRN", 4}};
     const std::string& op = node.op_type();
     const auto out = node.output_size() > 0 ? Shape(node.output(0)) : std::nullopt;
     const auto in = node.input_size() > 0 ? Shape(node.input(0)) : std::nullopt;
@@ -750,22 +865,23 @@ class OnnxReader {
     if (op == "ConvTranspose") {
       const auto w = node.input_size() > 1 ? Shape(node.input(1)) : std::nullopt;
       if (!in || !w || w->size() < 2) return {"transposed convolution: no sketch computes it", std::nullopt};
-      return {"transposed convolution: no sketch computes it", 2.0 * Product(*in) * static_cast<double>((*w)[1]) *
-                                                                   Product(*w, 2)};
+      return {"transposed convolution: no sketch computes it",
+              2.0 * Product(*in) * static_cast<double>((*w)[1]) * Product(*w, 2)};
     }
     if (op == "QLinearConv" || op == "ConvInteger") {
       const size_t wi = op == "QLinearConv" ? 3 : 1;
       const auto w = node.input_size() > static_cast<int>(wi) ? Shape(node.input(static_cast<int>(wi))) : std::nullopt;
       if (!out || !w || w->size() < 2) return {"quantised convolution: the sketches compute float32", std::nullopt};
-      return {"quantised convolution: the sketches compute float32", 2.0 * Product(*out) * static_cast<double>((*w)[1]) *
-                                                                         Product(*w, 2)};
+      return {"quantised convolution: the sketches compute float32",
+              2.0 * Product(*out) * static_cast<double>((*w)[1]) * Product(*w, 2)};
     }
     if (op == "MatMulInteger" || op == "QLinearMatMul") {
       const size_t ai = 0, bi = op == "QLinearMatMul" ? 3 : 1;
       const auto a = Shape(node.input(static_cast<int>(ai)));
       const auto b = node.input_size() > static_cast<int>(bi) ? Shape(node.input(static_cast<int>(bi))) : std::nullopt;
       if (!out || !a || a->empty()) return {"quantised matrix product: the sketches compute float32", std::nullopt};
-      return {"quantised matrix product: the sketches compute float32", 2.0 * Product(*out) * static_cast<double>(a->back())};
+      return {"quantised matrix product: the sketches compute float32",
+              2.0 * Product(*out) * static_cast<double>(a->back())};
     }
     if (op == "LSTM" || op == "GRU" || op == "RNN") {
       const double gates = op == "LSTM" ? 4 : op == "GRU" ? 3 : 1;
@@ -773,12 +889,11 @@ class OnnxReader {
       const auto x = in;                                                           // seq x batch x input
       if (!x || !w || x->size() != 3 || w->size() != 3) return {"recurrent layer: no sketch computes it", std::nullopt};
       const double hidden = static_cast<double>((*w)[2]), dirs = static_cast<double>((*w)[0]);
-      return {"recurrent layer: no sketch computes it",
-              2.0 * static_cast<double>((*x)[0]) * static_cast<double>((*x)[1]) * dirs * gates * hidden *
-                  (static_cast<double>((*x)[2]) + hidden)};
+      return {"recurrent layer: no sketch computes it", 2.0 * static_cast<double>((*x)[0]) *
+                                                            static_cast<double>((*x)[1]) * dirs * gates * hidden *
+                                                            (static_cast<double>((*x)[2]) + hidden)};
     }
-    if (op == "If" || op == "Loop" || op == "Scan")
-      return {"control flow: its subgraphs are not read", std::nullopt};
+    if (op == "If" || op == "Loop" || op == "Scan") return {"control flow: its subgraphs are not read", std::nullopt};
     return {"no sketch computes " + op, std::nullopt};
   }
 
@@ -800,7 +915,8 @@ class OnnxReader {
 
 bool IsOnnxFile(const std::string& path) {
   std::string extension = fs::path(path).extension().string();
-  std::transform(extension.begin(), extension.end(), extension.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   if (extension == ".onnx") return true;
   if (extension == ".json") return false;
   std::ifstream in(path, std::ios::binary);

@@ -8,7 +8,9 @@ namespace tt::ocl {
 
 const char* ClErrorName(cl_int code) {
   switch (code) {
-#define TT_CL_ERROR(name) case name: return #name;
+#define TT_CL_ERROR(name) \
+  case name:              \
+    return #name;
     TT_CL_ERROR(CL_SUCCESS)
     TT_CL_ERROR(CL_DEVICE_NOT_FOUND)
     TT_CL_ERROR(CL_DEVICE_NOT_AVAILABLE)
@@ -69,15 +71,16 @@ const char* ClErrorName(cl_int code) {
     TT_CL_ERROR(CL_INVALID_LINKER_OPTIONS)
     TT_CL_ERROR(CL_INVALID_DEVICE_PARTITION_COUNT)
 #undef TT_CL_ERROR
-    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
-    default: return "unknown OpenCL error";
+    case -1001:
+      return "CL_PLATFORM_NOT_FOUND_KHR";
+    default:
+      return "unknown OpenCL error";
   }
 }
 
 void CheckCl(cl_int code, std::string_view what) {
   if (code == CL_SUCCESS) return;
-  throw EnvironmentError(std::string(what) + " failed: " + ClErrorName(code) + " (" +
-                         std::to_string(code) + ")");
+  throw EnvironmentError(std::string(what) + " failed: " + ClErrorName(code) + " (" + std::to_string(code) + ")");
 }
 
 }  // namespace tt::ocl

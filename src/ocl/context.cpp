@@ -11,11 +11,9 @@ namespace {
 
 std::string BuildLog(cl_program program, cl_device_id device) {
   size_t size = 0;
-  if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) != CL_SUCCESS)
-    return "";
+  if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) != CL_SUCCESS) return "";
   std::string log(size, '\0');
-  if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr) != CL_SUCCESS)
-    return "";
+  if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr) != CL_SUCCESS) return "";
   return log.c_str();
 }
 
@@ -27,20 +25,19 @@ cl_ulong ProfilingTime(cl_event event, cl_profiling_info what) {
 
 void CheckSize(const FloatBuffer& buffer, size_t elements) {
   if (buffer.elements() != elements)
-    throw std::invalid_argument("buffer of " + std::to_string(buffer.elements()) +
-                                " floats transferred with " + std::to_string(elements));
+    throw std::invalid_argument("buffer of " + std::to_string(buffer.elements()) + " floats transferred with " +
+                                std::to_string(elements));
 }
 
 }  // namespace
 
 Context::Context(const Device& device) : device_(device) {
   cl_int status = CL_SUCCESS;
-  const cl_context_properties properties[] = {
-      CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(device.platform), 0};
+  const cl_context_properties properties[] = {CL_CONTEXT_PLATFORM,
+                                              reinterpret_cast<cl_context_properties>(device.platform), 0};
   context_ = decltype(context_)(clCreateContext(properties, 1, &device.id, nullptr, nullptr, &status));
   CheckCl(status, "clCreateContext");
-  queue_ = decltype(queue_)(
-      clCreateCommandQueue(context_.get(), device.id, CL_QUEUE_PROFILING_ENABLE, &status));
+  queue_ = decltype(queue_)(clCreateCommandQueue(context_.get(), device.id, CL_QUEUE_PROFILING_ENABLE, &status));
   CheckCl(status, "clCreateCommandQueue");
 }
 
@@ -68,16 +65,16 @@ FloatBuffer Context::CreateBuffer(size_t elements) const {
 
 void Context::Write(const FloatBuffer& buffer, std::span<const float> data) const {
   CheckSize(buffer, data.size());
-  CheckCl(clEnqueueWriteBuffer(queue_.get(), buffer.get(), CL_TRUE, 0, data.size_bytes(), data.data(), 0,
-                               nullptr, nullptr),
-          "clEnqueueWriteBuffer");
+  CheckCl(
+      clEnqueueWriteBuffer(queue_.get(), buffer.get(), CL_TRUE, 0, data.size_bytes(), data.data(), 0, nullptr, nullptr),
+      "clEnqueueWriteBuffer");
 }
 
 void Context::Read(const FloatBuffer& buffer, std::span<float> data) const {
   CheckSize(buffer, data.size());
-  CheckCl(clEnqueueReadBuffer(queue_.get(), buffer.get(), CL_TRUE, 0, data.size_bytes(), data.data(), 0,
-                              nullptr, nullptr),
-          "clEnqueueReadBuffer");
+  CheckCl(
+      clEnqueueReadBuffer(queue_.get(), buffer.get(), CL_TRUE, 0, data.size_bytes(), data.data(), 0, nullptr, nullptr),
+      "clEnqueueReadBuffer");
 }
 
 double Context::Launch(const Kernel& kernel, unsigned dims, const std::array<size_t, 3>& global,

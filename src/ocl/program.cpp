@@ -8,8 +8,7 @@ namespace tt::ocl {
 
 void Kernel::SetArg(unsigned index, const FloatBuffer& buffer) {
   const cl_mem mem = buffer.get();
-  CheckCl(clSetKernelArg(kernel_.get(), index, sizeof(cl_mem), &mem),
-          "clSetKernelArg(" + std::to_string(index) + ")");
+  CheckCl(clSetKernelArg(kernel_.get(), index, sizeof(cl_mem), &mem), "clSetKernelArg(" + std::to_string(index) + ")");
 }
 
 Kernel Program::CreateKernel(std::string_view name) const {

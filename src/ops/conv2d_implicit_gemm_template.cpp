@@ -27,7 +27,7 @@ constexpr int64_t kMaxUnrolledBody = 4096;  // ... in the middle step when it is
 constexpr int64_t kChannelQuantum = 16;     // M is split rounded up to this
 constexpr int64_t kPixelQuantum = 8;        // N is split rounded up to this (see PixelExtent)
 
-constexpr int64_t kMaxRowRun = 28;         // widest output row a work-item's pixels can span
+constexpr int64_t kMaxRowRun = 28;  // widest output row a work-item's pixels can span
 
 int64_t RoundUp(int64_t value, int64_t quantum) { return (value + quantum - 1) / quantum * quantum; }
 
@@ -41,11 +41,14 @@ int64_t PixelExtent(int64_t pixels, int64_t ow) {
 
 // The GEMM view of a convolution.
 struct ImplicitGemmShape {
-  int64_t m, n, k;        // extents
-  int64_t m_pad, n_pad;   // the extents tile_x and tile_y split
+  int64_t m, n, k;       // extents
+  int64_t m_pad, n_pad;  // the extents tile_x and tile_y split
 
   explicit ImplicitGemmShape(const ConvShape& s)
-      : m(s.co), n(s.n * s.oh * s.ow), k(s.ci * s.kh * s.kw), m_pad(RoundUp(m, kChannelQuantum)),
+      : m(s.co),
+        n(s.n * s.oh * s.ow),
+        k(s.ci * s.kh * s.kw),
+        m_pad(RoundUp(m, kChannelQuantum)),
         n_pad(PixelExtent(n, s.ow)) {}
 };
 
@@ -54,8 +57,11 @@ struct ImplicitGemmTiles {
   int64_t vec, unroll_max_step, local_b;
 
   ImplicitGemmTiles(const ConfigSpace& space, const Config& c)
-      : x(space.Value(c, "tile_x")), y(space.Value(c, "tile_y")), k(space.Value(c, "tile_k")),
-        vec(space.Scalar(c, "vec")), unroll_max_step(space.Scalar(c, "auto_unroll_max_step")),
+      : x(space.Value(c, "tile_x")),
+        y(space.Value(c, "tile_y")),
+        k(space.Value(c, "tile_k")),
+        vec(space.Scalar(c, "vec")),
+        unroll_max_step(space.Scalar(c, "auto_unroll_max_step")),
         local_b(space.Scalar(c, "local_b")) {}
 
   int64_t work_group_size() const { return x[2] * y[2]; }
@@ -99,8 +105,7 @@ class Conv2dImplicitGemm final : public Conv2dTemplate {
   }
   std::string_view kernel_name() const override { return "conv2d_implicit_gemm"; }
   std::string_view source() const override {
-    static const std::string text =
-        JoinKernelSources({"vector_types.cl", "conv_common.cl", "conv2d_implicit_gemm.cl"});
+    static const std::string text = JoinKernelSources({"vector_types.cl", "conv_common.cl", "conv2d_implicit_gemm.cl"});
     return text;
   }
 
@@ -118,9 +123,8 @@ class Conv2dImplicitGemm final : public Conv2dTemplate {
 
   std::string BuildOptions(const Workload& w, const ConfigSpace& space, const Config& c) const override {
     const ImplicitGemmTiles t(space, c);
-    return ShapeOptions(ConvShape::Of(w)) + DefineSplit("TX", t.x) + DefineSplit("TY", t.y) +
-           DefineSplit("TK", t.k) + Define("VEC", t.vec) + Define("UNROLL_K", t.unroll_middle()) +
-           Define("LOCAL_B", t.local_b);
+    return ShapeOptions(ConvShape::Of(w)) + DefineSplit("TX", t.x) + DefineSplit("TY", t.y) + DefineSplit("TK", t.k) +
+           Define("VEC", t.vec) + Define("UNROLL_K", t.unroll_middle()) + Define("LOCAL_B", t.local_b);
   }
 
   LaunchGeometry Geometry(const Workload&, const ConfigSpace& space, const Config& c) const override {

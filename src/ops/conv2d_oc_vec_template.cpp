@@ -11,9 +11,9 @@
 // stem), which it reads as NCHW as oneDNN's first convolution does. A network whose
 // depthwise layers run blocked then needs no layout conversions between them.
 #include "ops/build_options.h"
+#include "ops/channel_blocking.h"
 #include "ops/conv2d_template_base.h"
 #include "ops/conv2d_templates.h"
-#include "ops/channel_blocking.h"
 #include "ops/pixel_blocks.h"
 
 namespace tt {
@@ -28,7 +28,9 @@ struct OcVecTiles {
   PixelBlock pixels;
 
   OcVecTiles(const ConfigSpace& space, const Config& c)
-      : vec(space.Scalar(c, "vec")), oc(space.Scalar(c, "tile_oc")), unroll_kw(space.Scalar(c, "unroll_kw")),
+      : vec(space.Scalar(c, "vec")),
+        oc(space.Scalar(c, "tile_oc")),
+        unroll_kw(space.Scalar(c, "unroll_kw")),
         pixels(space, c) {}
 
   int64_t channel_groups(const ConvShape& s) const { return (s.co + vec * oc - 1) / (vec * oc); }
@@ -60,7 +62,8 @@ class Conv2dOcVec final : public Conv2dTemplate {
   std::string_view kernel_name() const override { return "conv2d_oc_vec"; }
   bool vectorizes_channels() const override { return true; }
   std::string_view source() const override {
-    static const std::string text = JoinKernelSources({"vector_types.cl", "conv_common.cl", "pixel_blocks.cl", "conv2d_oc_vec.cl"});
+    static const std::string text =
+        JoinKernelSources({"vector_types.cl", "conv_common.cl", "pixel_blocks.cl", "conv2d_oc_vec.cl"});
     return text;
   }
 
@@ -87,8 +90,8 @@ class Conv2dOcVec final : public Conv2dTemplate {
     const ConvShape s = ConvShape::Of(w);
     const std::vector<float> oihw = UnpackWeightsByOutputChannel(s, in[1]);
     if (!blocked_) return Conv2dTemplate::Reference(w, {in[0], oihw.data()}, out);
-    const std::vector<float> plain_in =
-        ReadsBlocked(s) ? UnblockChannels(in[0], s.n, s.ci, s.h * s.w) : std::vector<float>(in[0], in[0] + s.input_elements());
+    const std::vector<float> plain_in = ReadsBlocked(s) ? UnblockChannels(in[0], s.n, s.ci, s.h * s.w)
+                                                        : std::vector<float>(in[0], in[0] + s.input_elements());
     std::vector<float> plain_out(static_cast<size_t>(s.output_elements()));
     Conv2dTemplate::Reference(w, {plain_in.data(), oihw.data()}, plain_out.data());
     const std::vector<float> blocked = BlockChannels(plain_out.data(), s.n, s.co, s.oh * s.ow);
@@ -102,9 +105,8 @@ class Conv2dOcVec final : public Conv2dTemplate {
     space.AddKnob(Knob::Discrete("tile_oc", {1, 2, 4}));
     AddPixelBlockKnobs(space, s);
     space.AddKnob(Knob::Categorical("unroll_kw", {0, 1}));
-    space.AddConstraint([s, limits](const ConfigSpace& sp, const Config& c) {
-      return CheckOcVec(s, limits, OcVecTiles(sp, c));
-    });
+    space.AddConstraint(
+        [s, limits](const ConfigSpace& sp, const Config& c) { return CheckOcVec(s, limits, OcVecTiles(sp, c)); });
     return space;
   }
 

@@ -36,7 +36,8 @@ void Conv2dTemplate::Reference(const Workload& w, const std::vector<const float*
           for (int64_t y = 0; y < s.oh; ++y)
             for (int64_t x = 0; x < s.ow; ++x) {
               const int64_t iy = y * s.stride - s.pad + ky * s.dilation, ix = x * s.stride - s.pad + kx * s.dilation;
-              row[y * s.ow + x] = (iy >= 0 && iy < s.h && ix >= 0 && ix < s.w) ? image[(c * s.h + iy) * s.w + ix] : 0.0f;
+              row[y * s.ow + x] =
+                  (iy >= 0 && iy < s.h && ix >= 0 && ix < s.w) ? image[(c * s.h + iy) * s.w + ix] : 0.0f;
             }
         }
     Eigen::Map<RowMajor>(out + n * s.co * pixels, s.co, pixels).noalias() = weights * columns;
@@ -58,9 +59,14 @@ struct DirectTiles {
   int64_t vec;  // 1 where the sketch has no vector knob
 
   DirectTiles(const ConfigSpace& space, const Config& c)
-      : f(space.Value(c, "tile_f")), y(space.Value(c, "tile_y")), x(space.Value(c, "tile_x")),
-        rc(space.Value(c, "tile_rc")), ry(space.Value(c, "tile_ry")), rx(space.Value(c, "tile_rx")),
-        unroll_max_step(space.Scalar(c, "auto_unroll_max_step")), unroll_explicit(space.Scalar(c, "unroll_explicit")),
+      : f(space.Value(c, "tile_f")),
+        y(space.Value(c, "tile_y")),
+        x(space.Value(c, "tile_x")),
+        rc(space.Value(c, "tile_rc")),
+        ry(space.Value(c, "tile_ry")),
+        rx(space.Value(c, "tile_rx")),
+        unroll_max_step(space.Scalar(c, "auto_unroll_max_step")),
+        unroll_explicit(space.Scalar(c, "unroll_explicit")),
         vec(space.HasKnob("vec") ? space.Scalar(c, "vec") : 1) {}
 
   int64_t work_group() const { return f[2] * y[2] * x[2]; }
@@ -88,9 +94,12 @@ class Conv2dDirect final : public Conv2dTemplate {
   bool stages_in_local_memory() const override { return variant_ == DirectVariant::kLocal; }
   std::string_view name() const override {
     switch (variant_) {
-      case DirectVariant::kLocal: return "conv2d_direct_local";
-      case DirectVariant::kGlobal: return "conv2d_direct_global";
-      case DirectVariant::kVector: return "conv2d_direct_vec";
+      case DirectVariant::kLocal:
+        return "conv2d_direct_local";
+      case DirectVariant::kGlobal:
+        return "conv2d_direct_global";
+      case DirectVariant::kVector:
+        return "conv2d_direct_vec";
     }
     return {};
   }
@@ -98,7 +107,8 @@ class Conv2dDirect final : public Conv2dTemplate {
     switch (variant_) {
       case DirectVariant::kLocal:
         return "direct, AutoTVM conv2d_nchw knobs, input and weight tiles fetched into local memory";
-      case DirectVariant::kGlobal: return "direct, AutoTVM conv2d_nchw knobs, every operand read from global memory";
+      case DirectVariant::kGlobal:
+        return "direct, AutoTVM conv2d_nchw knobs, every operand read from global memory";
       case DirectVariant::kVector:
         return "direct, AutoTVM conv2d_nchw knobs plus vec: output columns computed in float vectors";
     }
@@ -156,8 +166,11 @@ struct WinogradTiles {
   int64_t unroll_max_step, unroll_explicit;
 
   WinogradTiles(const ConfigSpace& space, const Config& c)
-      : y(space.Value(c, "tile_y")), x(space.Value(c, "tile_x")), rc(space.Value(c, "tile_rc")),
-        unroll_max_step(space.Scalar(c, "auto_unroll_max_step")), unroll_explicit(space.Scalar(c, "unroll_explicit")) {}
+      : y(space.Value(c, "tile_y")),
+        x(space.Value(c, "tile_x")),
+        rc(space.Value(c, "tile_rc")),
+        unroll_max_step(space.Scalar(c, "auto_unroll_max_step")),
+        unroll_explicit(space.Scalar(c, "unroll_explicit")) {}
 
   int64_t work_group() const { return y[2] * x[2]; }
   int64_t accumulators() const { return 16 * y[1] * y[3] * x[1] * x[3]; }
@@ -202,8 +215,8 @@ class Conv2dWinograd final : public Conv2dTemplate {
 
   std::string BuildOptions(const Workload& w, const ConfigSpace& space, const Config& c) const override {
     const WinogradTiles t(space, c);
-    return ShapeOptions(ConvShape::Of(w)) + DefineSplit("TY", t.y) + DefineSplit("TX", t.x) +
-           DefineSplit("RC", t.rc) + Define("UNROLL_RC", t.rc[1] * t.accumulators() <= t.unroll_max_step) +
+    return ShapeOptions(ConvShape::Of(w)) + DefineSplit("TY", t.y) + DefineSplit("TX", t.x) + DefineSplit("RC", t.rc) +
+           Define("UNROLL_RC", t.rc[1] * t.accumulators() <= t.unroll_max_step) +
            Define("UNROLL_FETCH", t.unroll_explicit);
   }
 

@@ -32,7 +32,8 @@ LaunchGeometry DirectConvGeometry(int64_t batch, const KnobValue& f, const KnobV
   LaunchGeometry g;
   g.dims = 3;
   g.local = {static_cast<size_t>(x[2]), static_cast<size_t>(y[2]), static_cast<size_t>(f[2])};
-  g.global = {static_cast<size_t>(x[0] * x[2]), static_cast<size_t>(y[0] * y[2]), static_cast<size_t>(batch * f[0] * f[2])};
+  g.global = {static_cast<size_t>(x[0] * x[2]), static_cast<size_t>(y[0] * y[2]),
+              static_cast<size_t>(batch * f[0] * f[2])};
   return g;
 }
 

@@ -24,7 +24,8 @@ class DepthwiseConv2dNchwc final : public KernelTemplate {
   std::string_view kernel_name() const override { return "depthwise_conv2d_nchwc"; }
   bool vectorizes_channels() const override { return true; }
   std::string_view source() const override {
-    static const std::string text = JoinKernelSources({"vector_types.cl", "pixel_blocks.cl", "depthwise_conv2d_nchwc.cl"});
+    static const std::string text =
+        JoinKernelSources({"vector_types.cl", "pixel_blocks.cl", "depthwise_conv2d_nchwc.cl"});
     return text;
   }
 
@@ -63,7 +64,9 @@ class DepthwiseConv2dNchwc final : public KernelTemplate {
             {"out", static_cast<size_t>(BlockedElements(s.n, s.co, s.oh * s.ow)), true}};
   }
 
-  std::vector<size_t> ChannelBlockedBuffers(const Workload&) const override { return {0, 1, 2}; }  // NCHW16c, OIHW16o (I = 1)
+  std::vector<size_t> ChannelBlockedBuffers(const Workload&) const override {
+    return {0, 1, 2};
+  }  // NCHW16c, OIHW16o (I = 1)
 
   // The direct algorithm's FLOPs on the real channels, as for the other depthwise sketches.
   double Flops(const Workload& w) const override {

@@ -17,8 +17,11 @@ struct DepthwiseTiles {
   int64_t vec;  // 1 for the AutoTVM-compatible sketch
 
   DepthwiseTiles(const ConfigSpace& space, const Config& c)
-      : f(space.Value(c, "tile_f")), y(space.Value(c, "tile_y")), x(space.Value(c, "tile_x")),
-        unroll_max_step(space.Scalar(c, "auto_unroll_max_step")), unroll_explicit(space.Scalar(c, "unroll_explicit")),
+      : f(space.Value(c, "tile_f")),
+        y(space.Value(c, "tile_y")),
+        x(space.Value(c, "tile_x")),
+        unroll_max_step(space.Scalar(c, "auto_unroll_max_step")),
+        unroll_explicit(space.Scalar(c, "unroll_explicit")),
         vec(space.HasKnob("vec") ? space.Scalar(c, "vec") : 1) {}
 
   int64_t work_group() const { return f[2] * y[2] * x[2]; }
@@ -72,8 +75,9 @@ class DepthwiseConv2d final : public KernelTemplate {
     return "-cl-mad-enable" + Define("C", s.co) + Define("H", s.h) + Define("W", s.w) + Define("KH", s.kh) +
            Define("KW", s.kw) + Define("STRIDE", s.stride) + Define("PAD", s.pad) + Define("DIL", s.dilation) +
            Define("OH", s.oh) + Define("OW", s.ow) + DefineSplit("TF", t.f) + DefineSplit("TY", t.y) +
-           DefineSplit("TX", t.x) + Define("UNROLL_KX", t.Unrolled(s.kw)) + Define("UNROLL_KY", t.Unrolled(s.kh * s.kw)) +
-           Define("UNROLL_FETCH", t.unroll_explicit) + Define("VEC", t.vec);
+           DefineSplit("TX", t.x) + Define("UNROLL_KX", t.Unrolled(s.kw)) +
+           Define("UNROLL_KY", t.Unrolled(s.kh * s.kw)) + Define("UNROLL_FETCH", t.unroll_explicit) +
+           Define("VEC", t.vec);
   }
 
   LaunchGeometry Geometry(const Workload& w, const ConfigSpace& space, const Config& c) const override {

@@ -84,10 +84,8 @@ class KernelTemplate {
   virtual std::optional<std::string> WhyNotApplicable(const Workload&) const { return std::nullopt; }
 
   virtual ConfigSpace Space(const Workload& workload, const DeviceLimits& limits) const = 0;
-  virtual std::string BuildOptions(const Workload& workload, const ConfigSpace& space,
-                                   const Config& config) const = 0;
-  virtual LaunchGeometry Geometry(const Workload& workload, const ConfigSpace& space,
-                                  const Config& config) const = 0;
+  virtual std::string BuildOptions(const Workload& workload, const ConfigSpace& space, const Config& config) const = 0;
+  virtual LaunchGeometry Geometry(const Workload& workload, const ConfigSpace& space, const Config& config) const = 0;
   // The packing kernel this config runs before the main one; none by default.
   virtual std::optional<PrePass> PrePassOf(const Workload&, const ConfigSpace&, const Config&) const {
     return std::nullopt;
@@ -98,8 +96,7 @@ class KernelTemplate {
   virtual std::vector<size_t> ChannelBlockedBuffers(const Workload&) const { return {}; }
   virtual double Flops(const Workload& workload) const = 0;
   // Fills `output` from `inputs` (the non-output buffers, in Buffers() order).
-  virtual void Reference(const Workload& workload, const std::vector<const float*>& inputs,
-                         float* output) const = 0;
+  virtual void Reference(const Workload& workload, const std::vector<const float*>& inputs, float* output) const = 0;
 
   std::string SourceHash() const;  // identifies this template's code in the history
 };

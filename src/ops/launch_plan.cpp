@@ -25,7 +25,8 @@ std::vector<BufferLayout> PlainLayouts(const Workload& w, size_t count) {
   if (w.op == "conv2d" || w.op == "depthwise_conv2d") {
     const ConvShape s = ConvShape::Of(w);
     const int64_t weight_ci = w.op == "conv2d" ? s.ci : 1;
-    return {{L::kNCHW, {s.n, s.ci, s.h, s.w}}, {L::kOIHW, {s.co, weight_ci, s.kh, s.kw}},
+    return {{L::kNCHW, {s.n, s.ci, s.h, s.w}},
+            {L::kOIHW, {s.co, weight_ci, s.kh, s.kw}},
             {L::kNCHW, {s.n, s.co, s.oh, s.ow}}};
   }
   return std::vector<BufferLayout>(count, BufferLayout{});  // flat buffers (selftest)
@@ -41,11 +42,16 @@ TensorLayout Blocked(TensorLayout plain) {
 
 std::string_view LayoutName(TensorLayout layout) {
   switch (layout) {
-    case TensorLayout::kRowMajor: return "row-major";
-    case TensorLayout::kNCHW: return "NCHW";
-    case TensorLayout::kNCHW16c: return "NCHW16c";
-    case TensorLayout::kOIHW: return "OIHW";
-    case TensorLayout::kOIHW16o: return "OIHW16o";
+    case TensorLayout::kRowMajor:
+      return "row-major";
+    case TensorLayout::kNCHW:
+      return "NCHW";
+    case TensorLayout::kNCHW16c:
+      return "NCHW16c";
+    case TensorLayout::kOIHW:
+      return "OIHW";
+    case TensorLayout::kOIHW16o:
+      return "OIHW16o";
   }
   return "?";
 }

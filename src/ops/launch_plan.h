@@ -19,9 +19,9 @@ namespace tt {
 enum class TensorLayout {
   kRowMajor,  // a matrix (or a batch of them), rows x columns
   kNCHW,
-  kNCHW16c,   // [N][ceil(C/16)][H][W][16]: 16 channels innermost, the lanes past C zero
+  kNCHW16c,  // [N][ceil(C/16)][H][W][16]: 16 channels innermost, the lanes past C zero
   kOIHW,
-  kOIHW16o,   // [ceil(O/16)][I][H][W][16]: 16 output channels innermost, the lanes past O zero
+  kOIHW16o,  // [ceil(O/16)][I][H][W][16]: 16 output channels innermost, the lanes past O zero
 };
 
 std::string_view LayoutName(TensorLayout layout);                // "NCHW16c"
@@ -39,9 +39,9 @@ struct BufferLayout {
 std::vector<BufferLayout> BufferLayouts(const KernelTemplate& kernel, const Workload& workload);
 
 struct KernelStep {
-  std::string kernel;       // the __kernel function
+  std::string kernel;  // the __kernel function
   LaunchGeometry geometry;
-  std::vector<int> args;    // per kernel argument: a Buffers() index, or kScratchArg
+  std::vector<int> args;  // per kernel argument: a Buffers() index, or kScratchArg
 };
 constexpr int kScratchArg = -1;
 

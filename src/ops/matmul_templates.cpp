@@ -22,7 +22,10 @@ struct MatmulShape {
   bool transpose_a, transpose_b;
 
   explicit MatmulShape(const Workload& w)
-      : b(w.op == "batch_matmul" ? w.Dim("b") : 1), m(w.Dim("m")), n(w.Dim("n")), k(w.Dim("k")),
+      : b(w.op == "batch_matmul" ? w.Dim("b") : 1),
+        m(w.Dim("m")),
+        n(w.Dim("n")),
+        k(w.Dim("k")),
         transpose_a(w.op == "batch_matmul" && w.Dim("transpose_a") != 0),
         transpose_b(w.op == "batch_matmul" && w.Dim("transpose_b") != 0) {}
 };
@@ -32,10 +35,15 @@ struct MatmulTiles {
   int64_t vec, unroll_max_step, local_a, local_b, pack_b;
 
   MatmulTiles(const ConfigSpace& space, const Config& c)
-      : b(space.HasKnob("tile_b") ? space.Value(c, "tile_b") : KnobValue{1, 1}), x(space.Value(c, "tile_x")),
-        y(space.Value(c, "tile_y")), k(space.Value(c, "tile_k")), vec(space.Scalar(c, "vec")),
-        unroll_max_step(space.Scalar(c, "auto_unroll_max_step")), local_a(space.Scalar(c, "local_a")),
-        local_b(space.Scalar(c, "local_b")), pack_b(space.Scalar(c, "pack_b")) {}
+      : b(space.HasKnob("tile_b") ? space.Value(c, "tile_b") : KnobValue{1, 1}),
+        x(space.Value(c, "tile_x")),
+        y(space.Value(c, "tile_y")),
+        k(space.Value(c, "tile_k")),
+        vec(space.Scalar(c, "vec")),
+        unroll_max_step(space.Scalar(c, "auto_unroll_max_step")),
+        local_a(space.Scalar(c, "local_a")),
+        local_b(space.Scalar(c, "local_b")),
+        pack_b(space.Scalar(c, "pack_b")) {}
 
   int64_t work_group_size() const { return b[1] * x[2] * y[2]; }
   int64_t tile_m() const { return x[1] * x[2] * x[3]; }
@@ -162,11 +170,11 @@ class MatmulTiled final : public MatmulOperator {
   std::string BuildOptions(const Workload& w, const ConfigSpace& space, const Config& c) const override {
     const MatmulShape s(w);
     const MatmulTiles t(space, c);
-    return "-cl-mad-enable" + Define("M", s.m) + Define("N", s.n) + Define("K", s.k) + Define("TRANS_A", s.transpose_a) +
-           Define("TRANS_B", s.transpose_b) + DefineSplit("TB", t.b) + DefineSplit("TX", t.x) + DefineSplit("TY", t.y) +
-           DefineSplit("TK", t.k) + Define("VEC", t.vec) + Define("UNROLL_K", t.unroll_middle()) +
-           Define("LOCAL_A", t.local_a) + Define("LOCAL_B", t.local_b) + Define("PACK_B", t.pack_b) +
-           TailOptions(s, t);
+    return "-cl-mad-enable" + Define("M", s.m) + Define("N", s.n) + Define("K", s.k) +
+           Define("TRANS_A", s.transpose_a) + Define("TRANS_B", s.transpose_b) + DefineSplit("TB", t.b) +
+           DefineSplit("TX", t.x) + DefineSplit("TY", t.y) + DefineSplit("TK", t.k) + Define("VEC", t.vec) +
+           Define("UNROLL_K", t.unroll_middle()) + Define("LOCAL_A", t.local_a) + Define("LOCAL_B", t.local_b) +
+           Define("PACK_B", t.pack_b) + TailOptions(s, t);
   }
 
   LaunchGeometry Geometry(const Workload&, const ConfigSpace& space, const Config& c) const override {
@@ -193,7 +201,6 @@ class MatmulTiled final : public MatmulOperator {
     pass.geometry.local = {static_cast<size_t>(LargestDivisorUpTo(rows, 64)), 1, 1};
     return pass;
   }
-
 };
 
 // A few rows of C (M <= kMaxRows): B streamed once, row by row (kernels/gemm_rows.cl).
@@ -203,7 +210,9 @@ constexpr int64_t kMaxRowAccumulators = 32;  // vectors of C per work-item: a re
 struct RowsKnobs {
   int64_t vec, nv, unroll_k, work_group;
   RowsKnobs(const ConfigSpace& space, const Config& c)
-      : vec(space.Scalar(c, "vec")), nv(space.Scalar(c, "nv")), unroll_k(space.Scalar(c, "unroll_k")),
+      : vec(space.Scalar(c, "vec")),
+        nv(space.Scalar(c, "nv")),
+        unroll_k(space.Scalar(c, "unroll_k")),
         work_group(space.Scalar(c, "work_group")) {}
   int64_t columns() const { return vec * nv; }
   int64_t work_items(int64_t n) const { return (n + columns() - 1) / columns(); }
@@ -223,7 +232,8 @@ class GemmRows final : public MatmulOperator {
   }
   std::optional<std::string> WhyNotApplicable(const Workload& w) const override {
     if (MatmulShape(w).m > kMaxRows)
-      return "gemm_rows computes at most " + std::to_string(kMaxRows) + " rows (M = " + std::to_string(w.Dim("m")) + ")";
+      return "gemm_rows computes at most " + std::to_string(kMaxRows) + " rows (M = " + std::to_string(w.Dim("m")) +
+             ")";
     return std::nullopt;
   }
 

@@ -29,7 +29,9 @@ std::optional<std::string> PixelBlock::WhyInvalid(const ConvShape& s, const Devi
   return CheckDeviceLimits(work_group, 0, limits);
 }
 
-std::string PixelBlock::BuildOptions() const { return Define("TOH", oh) + Define("TOW", ow) + Define("WG", work_group); }
+std::string PixelBlock::BuildOptions() const {
+  return Define("TOH", oh) + Define("TOW", ow) + Define("WG", work_group);
+}
 
 LaunchGeometry PixelBlock::Geometry(const ConvShape& s, int64_t z) const {
   LaunchGeometry g;

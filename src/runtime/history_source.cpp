@@ -1,13 +1,12 @@
 // The history database as a config source (component `history`): FindBestConfig asked for
 // this device first, then for devices ever less like it.
-#include "tensortune/history.h"
-
 #include <filesystem>
 
 #include "core/errors.h"
 #include "history/history_queries.h"
 #include "ops/kernel_template.h"
 #include "tensortune/best.h"
+#include "tensortune/history.h"
 
 namespace tensortune {
 namespace {

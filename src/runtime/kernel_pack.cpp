@@ -25,9 +25,14 @@ namespace fs = std::filesystem;
 namespace {
 
 Json DeviceJson(const DeviceDescription& d) {
-  return {{"platform", d.platform}, {"name", d.name}, {"driver_version", d.driver_version}, {"type", d.type},
-          {"max_work_group_size", d.max_work_group_size}, {"local_mem_bytes", d.local_mem_bytes},
-          {"native_float_width", d.native_float_width}, {"fingerprint", d.fingerprint()}};
+  return {{"platform", d.platform},
+          {"name", d.name},
+          {"driver_version", d.driver_version},
+          {"type", d.type},
+          {"max_work_group_size", d.max_work_group_size},
+          {"local_mem_bytes", d.local_mem_bytes},
+          {"native_float_width", d.native_float_width},
+          {"fingerprint", d.fingerprint()}};
 }
 
 DeviceDescription DeviceFromJson(const Json& j) {
@@ -73,20 +78,37 @@ Json TaskJson(const tt::runtime::PackTask& task, const std::string& source_file)
   const Choice& c = s.choice;
   Json arguments = Json::array();
   for (const Argument& a : s.arguments)
-    arguments.push_back({{"name", a.name}, {"layout", ToString(a.layout)}, {"dims", a.dims}, {"elements", a.elements},
+    arguments.push_back({{"name", a.name},
+                         {"layout", ToString(a.layout)},
+                         {"dims", a.dims},
+                         {"elements", a.elements},
                          {"output", a.is_output}});
   Json launches = Json::array();
   for (const KernelLaunch& l : s.launches) {
     Json args = Json::array();
-    for (const int arg : l.args) args.push_back(arg == kScratchArgument ? std::string("scratch") : s.arguments.at(arg).name);
-    launches.push_back({{"kernel", l.kernel}, {"dims", l.dims}, {"global", l.global}, {"local", l.local}, {"args", args}});
+    for (const int arg : l.args)
+      args.push_back(arg == kScratchArgument ? std::string("scratch") : s.arguments.at(arg).name);
+    launches.push_back(
+        {{"kernel", l.kernel}, {"dims", l.dims}, {"global", l.global}, {"local", l.local}, {"args", args}});
   }
-  return {{"workload", s.workload}, {"layers", task.layers}, {"weight", task.weight},
-          {"template", c.kernel_template}, {"config_key", c.config_key}, {"origin", ToString(c.origin)},
-          {"source_workload", c.source_workload}, {"source_device", c.source_device}, {"match_score", c.match_score},
-          {"recorded_gflops", c.recorded_gflops}, {"recorded_time_s", c.recorded_time_s}, {"note", c.note},
-          {"flops", s.flops}, {"source_file", source_file}, {"source_hash", tt::TextHash(s.source)},
-          {"build_options", s.build_options}, {"arguments", arguments}, {"scratch_elements", s.scratch_elements},
+  return {{"workload", s.workload},
+          {"layers", task.layers},
+          {"weight", task.weight},
+          {"template", c.kernel_template},
+          {"config_key", c.config_key},
+          {"origin", ToString(c.origin)},
+          {"source_workload", c.source_workload},
+          {"source_device", c.source_device},
+          {"match_score", c.match_score},
+          {"recorded_gflops", c.recorded_gflops},
+          {"recorded_time_s", c.recorded_time_s},
+          {"note", c.note},
+          {"flops", s.flops},
+          {"source_file", source_file},
+          {"source_hash", tt::TextHash(s.source)},
+          {"build_options", s.build_options},
+          {"arguments", arguments},
+          {"scratch_elements", s.scratch_elements},
           {"launches", launches}};
 }
 
@@ -111,16 +133,21 @@ KernelSpec TaskFromJson(const Json& t, const fs::path& directory) {
                            a.at("dims").get<std::vector<int64_t>>(), a.at("elements").get<size_t>(),
                            a.at("output").get<bool>()});
   for (const Json& l : t.at("launches")) {
-    KernelLaunch launch{l.at("kernel").get<std::string>(), l.at("dims").get<unsigned>(),
-                        l.at("global").get<std::array<size_t, 3>>(), l.at("local").get<std::array<size_t, 3>>(), {}};
+    KernelLaunch launch{l.at("kernel").get<std::string>(),
+                        l.at("dims").get<unsigned>(),
+                        l.at("global").get<std::array<size_t, 3>>(),
+                        l.at("local").get<std::array<size_t, 3>>(),
+                        {}};
     for (const Json& arg : l.at("args")) {
       const std::string name = arg.get<std::string>();
       if (name == "scratch") {
         launch.args.push_back(kScratchArgument);
         continue;
       }
-      const auto it = std::find_if(s.arguments.begin(), s.arguments.end(), [&](const Argument& a) { return a.name == name; });
-      if (it == s.arguments.end()) throw std::invalid_argument("kernel argument '" + name + "' is no buffer of the task");
+      const auto it =
+          std::find_if(s.arguments.begin(), s.arguments.end(), [&](const Argument& a) { return a.name == name; });
+      if (it == s.arguments.end())
+        throw std::invalid_argument("kernel argument '" + name + "' is no buffer of the task");
       launch.args.push_back(static_cast<int>(it - s.arguments.begin()));
     }
     s.launches.push_back(std::move(launch));
@@ -157,8 +184,8 @@ KernelPack KernelPack::Load(const std::string& directory) {
       throw damaged(std::string(kManifestName) + " is not a tensortune kernel pack manifest");
     const int version = manifest.at("version").get<int>();
     if (version > kPackVersion)
-      throw damaged("format version " + std::to_string(version) + " was written by a newer tensortune (this one reads " +
-                    std::to_string(kPackVersion) + ")");
+      throw damaged("format version " + std::to_string(version) +
+                    " was written by a newer tensortune (this one reads " + std::to_string(kPackVersion) + ")");
     if (manifest.at("checksum").get<std::string>() != Checksum(manifest))
       throw damaged(std::string(kManifestName) + " was changed after it was exported (checksum mismatch)");
     pack.device_ = DeviceFromJson(manifest.at("device"));
@@ -217,8 +244,8 @@ void WritePack(const std::string& directory, const tensortune::DeviceDescription
       if (!out.flush()) throw EnvironmentError("cannot write " + (partial / file).string());
       list.push_back(TaskJson(tasks[i], file));
     }
-    Json manifest = {{"format", kPackFormat}, {"version", kPackVersion}, {"network", network}, {"batch", batch},
-                     {"device", DeviceJson(device)}, {"tasks", list}};
+    Json manifest = {{"format", kPackFormat}, {"version", kPackVersion},      {"network", network},
+                     {"batch", batch},        {"device", DeviceJson(device)}, {"tasks", list}};
     manifest["checksum"] = Checksum(manifest);
     std::ofstream out(partial / kManifestName, std::ios::binary);
     out << manifest.dump(2) << "\n";

@@ -32,9 +32,12 @@ std::vector<float> ToLayout(const std::vector<float>& plain, Layout layout, cons
   CheckDims(layout, dims);
   CheckSize(plain.size(), LayoutElements(PlainLayout(layout), dims), PlainLayout(layout), "the data");
   switch (layout) {
-    case Layout::kNCHW16c: return tt::BlockChannels(plain.data(), dims[0], dims[1], dims[2] * dims[3]);
-    case Layout::kOIHW16o: return tt::BlockChannels(plain.data(), 1, dims[0], dims[1] * dims[2] * dims[3]);
-    default: return plain;
+    case Layout::kNCHW16c:
+      return tt::BlockChannels(plain.data(), dims[0], dims[1], dims[2] * dims[3]);
+    case Layout::kOIHW16o:
+      return tt::BlockChannels(plain.data(), 1, dims[0], dims[1] * dims[2] * dims[3]);
+    default:
+      return plain;
   }
 }
 
@@ -42,9 +45,12 @@ std::vector<float> FromLayout(const std::vector<float>& data, Layout layout, con
   CheckDims(layout, dims);
   CheckSize(data.size(), LayoutElements(layout, dims), layout, "the data");
   switch (layout) {
-    case Layout::kNCHW16c: return tt::UnblockChannels(data.data(), dims[0], dims[1], dims[2] * dims[3]);
-    case Layout::kOIHW16o: return tt::UnblockChannels(data.data(), 1, dims[0], dims[1] * dims[2] * dims[3]);
-    default: return data;
+    case Layout::kNCHW16c:
+      return tt::UnblockChannels(data.data(), dims[0], dims[1], dims[2] * dims[3]);
+    case Layout::kOIHW16o:
+      return tt::UnblockChannels(data.data(), 1, dims[0], dims[1] * dims[2] * dims[3]);
+    default:
+      return data;
   }
 }
 

@@ -21,14 +21,22 @@ namespace fs = std::filesystem;
 
 const char* ToString(ErrorCode code) {
   switch (code) {
-    case ErrorCode::kInvalidArgument: return "invalid-argument";
-    case ErrorCode::kMissingWorkload: return "missing-workload";
-    case ErrorCode::kUnknownDevice: return "unknown-device";
-    case ErrorCode::kWrongDevice: return "wrong-device";
-    case ErrorCode::kDamagedPack: return "damaged-pack";
-    case ErrorCode::kDatabase: return "database";
-    case ErrorCode::kBuildFailed: return "build-failed";
-    case ErrorCode::kOpenCL: return "opencl";
+    case ErrorCode::kInvalidArgument:
+      return "invalid-argument";
+    case ErrorCode::kMissingWorkload:
+      return "missing-workload";
+    case ErrorCode::kUnknownDevice:
+      return "unknown-device";
+    case ErrorCode::kWrongDevice:
+      return "wrong-device";
+    case ErrorCode::kDamagedPack:
+      return "damaged-pack";
+    case ErrorCode::kDatabase:
+      return "database";
+    case ErrorCode::kBuildFailed:
+      return "build-failed";
+    case ErrorCode::kOpenCL:
+      return "opencl";
   }
   return "?";
 }
@@ -37,11 +45,16 @@ Error::Error(ErrorCode code, const std::string& message) : std::runtime_error(me
 
 const char* ToString(Origin origin) {
   switch (origin) {
-    case Origin::kExact: return "exact";
-    case Origin::kSimilarWorkload: return "similar-workload";
-    case Origin::kOtherDevice: return "other-device";
-    case Origin::kDefault: return "default";
-    case Origin::kOverride: return "override";
+    case Origin::kExact:
+      return "exact";
+    case Origin::kSimilarWorkload:
+      return "similar-workload";
+    case Origin::kOtherDevice:
+      return "other-device";
+    case Origin::kDefault:
+      return "default";
+    case Origin::kOverride:
+      return "override";
   }
   return "?";
 }
@@ -112,7 +125,8 @@ using EventRef = Ref<cl_event, clRetainEvent, clReleaseEvent>;
 
 std::string BuildLog(cl_program program, cl_device_id device) {
   size_t size = 0;
-  if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) != CL_SUCCESS || size == 0) return "";
+  if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) != CL_SUCCESS || size == 0)
+    return "";
   std::string log(size, '\0');
   if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr) != CL_SUCCESS) return "";
   log = log.c_str();
@@ -134,10 +148,12 @@ class BinaryCache {
     std::string magic, fingerprint, content_key, hash;
     size_t size = 0;
     if (!std::getline(in, magic) || magic != kMagic || !std::getline(in, fingerprint) || fingerprint != fingerprint_ ||
-        !std::getline(in, content_key) || content_key != key || !std::getline(in, hash) || !(in >> size) || in.get() != '\n')
+        !std::getline(in, content_key) || content_key != key || !std::getline(in, hash) || !(in >> size) ||
+        in.get() != '\n')
       return std::nullopt;
     std::string binary(size, '\0');
-    if (!in.read(binary.data(), static_cast<std::streamsize>(size)) || tt::TextHash(binary) != hash) return std::nullopt;
+    if (!in.read(binary.data(), static_cast<std::streamsize>(size)) || tt::TextHash(binary) != hash)
+      return std::nullopt;
     return binary;
   }
 
@@ -149,7 +165,11 @@ class BinaryCache {
                              std::to_string(reinterpret_cast<uintptr_t>(&binary));
     {
       std::ofstream out(partial, std::ios::binary);
-      out << kMagic << "\n" << fingerprint_ << "\n" << key << "\n" << tt::TextHash(binary) << "\n" << binary.size() << "\n";
+      out << kMagic << "\n"
+          << fingerprint_ << "\n"
+          << key << "\n"
+          << tt::TextHash(binary) << "\n"
+          << binary.size() << "\n";
       out.write(binary.data(), static_cast<std::streamsize>(binary.size()));
       if (!out.flush()) {
         fs::remove(partial, ec);
@@ -162,7 +182,9 @@ class BinaryCache {
 
  private:
   static constexpr const char* kMagic = "tensortune-program-binary 1";
-  fs::path Path(const std::string& key) const { return fs::path(directory_) / (tt::TextHash(fingerprint_ + "\n" + key) + ".bin"); }
+  fs::path Path(const std::string& key) const {
+    return fs::path(directory_) / (tt::TextHash(fingerprint_ + "\n" + key) + ".bin");
+  }
 
   std::string directory_;
   std::string fingerprint_;
@@ -191,7 +213,10 @@ struct Runtime::State {
   mutable CacheStats stats;
 
   State(cl_context c, cl_device_id d, const RuntimeOptions& options)
-      : context(ContextRef::Share(c)), device(DeviceRef::Share(d)), info(Describe(d)), description(tt::runtime::ToDescription(info)),
+      : context(ContextRef::Share(c)),
+        device(DeviceRef::Share(d)),
+        info(Describe(d)),
+        description(tt::runtime::ToDescription(info)),
         binaries(options.binary_cache, info.Fingerprint()) {}
 
   static tt::DeviceInfo Describe(cl_device_id d) {
@@ -233,8 +258,9 @@ ProgramRef Runtime::State::Compile(const KernelSpec& spec, bool& from_disk) cons
   status = clBuildProgram(program.get(), 1, &dev, options.c_str(), nullptr, nullptr);
   if (status != CL_SUCCESS) {
     std::string log = BuildLog(program.get(), dev);
-    throw Error(ErrorCode::kBuildFailed, "building the kernel of " + spec.workload + " (" + spec.choice.kernel_template +
-                                             ") failed: " + tt::ocl::ClErrorName(status) + (log.empty() ? "" : "\n" + log));
+    throw Error(ErrorCode::kBuildFailed, "building the kernel of " + spec.workload + " (" +
+                                             spec.choice.kernel_template + ") failed: " + tt::ocl::ClErrorName(status) +
+                                             (log.empty() ? "" : "\n" + log));
   }
   from_disk = false;
   if (binaries.enabled()) {
@@ -313,22 +339,25 @@ void CheckBuffer(cl_mem mem, size_t elements, cl_context context, const std::str
   if (!mem) throw Error(ErrorCode::kInvalidArgument, what + ": a null buffer");
   const size_t bytes = MemInfo<size_t>(mem, CL_MEM_SIZE);
   if (bytes < elements * sizeof(float))
-    throw Error(ErrorCode::kInvalidArgument, what + " needs " + std::to_string(elements) + " floats; the buffer holds " +
-                                                 std::to_string(bytes / sizeof(float)));
+    throw Error(ErrorCode::kInvalidArgument, what + " needs " + std::to_string(elements) +
+                                                 " floats; the buffer holds " + std::to_string(bytes / sizeof(float)));
   if (MemInfo<cl_context>(mem, CL_MEM_CONTEXT) != context)
     throw Error(ErrorCode::kInvalidArgument, what + ": a buffer of another OpenCL context");
 }
 
 }  // namespace
 
-void Operator::Enqueue(cl_command_queue queue, const std::vector<cl_mem>& buffers, const EnqueueOptions& options) const {
+void Operator::Enqueue(cl_command_queue queue, const std::vector<cl_mem>& buffers,
+                       const EnqueueOptions& options) const {
   const KernelSpec& spec = this->spec();  // throws for an empty operator
   State& s = *state_;
   if (!queue) throw Error(ErrorCode::kInvalidArgument, "a null command queue");
   cl_context queue_context = nullptr;
   cl_device_id queue_device = nullptr;
-  Check(clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof queue_context, &queue_context, nullptr), "clGetCommandQueueInfo");
-  Check(clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof queue_device, &queue_device, nullptr), "clGetCommandQueueInfo");
+  Check(clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof queue_context, &queue_context, nullptr),
+        "clGetCommandQueueInfo");
+  Check(clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof queue_device, &queue_device, nullptr),
+        "clGetCommandQueueInfo");
   if (queue_context != s.context.get() || queue_device != s.device.get())
     throw Error(ErrorCode::kInvalidArgument, "the command queue is not of the runtime's context and device");
   if (buffers.size() != spec.arguments.size())
@@ -336,10 +365,12 @@ void Operator::Enqueue(cl_command_queue queue, const std::vector<cl_mem>& buffer
                                                  " buffers (arguments()), not " + std::to_string(buffers.size()));
   for (size_t i = 0; i < buffers.size(); ++i) {
     const Argument& a = spec.arguments[i];
-    CheckBuffer(buffers[i], a.elements, s.context.get(), "argument " + std::to_string(i) + " (" + a.name + ", " + ToString(a.layout) + ")");
+    CheckBuffer(buffers[i], a.elements, s.context.get(),
+                "argument " + std::to_string(i) + " (" + a.name + ", " + ToString(a.layout) + ")");
   }
   const bool needs_scratch = spec.scratch_elements > 0;
-  if (needs_scratch && options.scratch) CheckBuffer(options.scratch, spec.scratch_elements, s.context.get(), "the scratch buffer");
+  if (needs_scratch && options.scratch)
+    CheckBuffer(options.scratch, spec.scratch_elements, s.context.get(), "the scratch buffer");
 
   std::lock_guard lock(s.mutex);
   const bool own_scratch = needs_scratch && !options.scratch;
@@ -359,7 +390,8 @@ void Operator::Enqueue(cl_command_queue queue, const std::vector<cl_mem>& buffer
     cl_kernel kernel = s.kernels[k].get();
     for (size_t a = 0; a < launch.args.size(); ++a) {
       const cl_mem mem = launch.args[a] == kScratchArgument ? scratch : buffers[static_cast<size_t>(launch.args[a])];
-      Check(clSetKernelArg(kernel, static_cast<cl_uint>(a), sizeof(cl_mem), &mem), "clSetKernelArg(" + launch.kernel + ")");
+      Check(clSetKernelArg(kernel, static_cast<cl_uint>(a), sizeof(cl_mem), &mem),
+            "clSetKernelArg(" + launch.kernel + ")");
     }
     const bool driver_local = launch.local[0] == 0 && launch.local[1] == 0 && launch.local[2] == 0;
     std::vector<cl_event> waits = k == 0 ? wait : std::vector<cl_event>{previous.get()};
@@ -386,7 +418,8 @@ void Operator::Run(cl_command_queue queue, const std::vector<cl_mem>& buffers) c
   Check(clFlush(queue), "clFlush");
   Check(clWaitForEvents(1, &done), "clWaitForEvents");
   cl_int execution = CL_COMPLETE;
-  Check(clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof execution, &execution, nullptr), "clGetEventInfo");
+  Check(clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof execution, &execution, nullptr),
+        "clGetEventInfo");
   Check(execution < 0 ? execution : CL_SUCCESS, "running " + spec().workload);
 }
 
@@ -420,7 +453,8 @@ Operator Runtime::Prepare(const KernelSpec& spec) const {
     op->kernels.push_back(KernelRef::Adopt(clCreateKernel(op->program.get(), launch.kernel.c_str(), &status)));
     Check(status, "clCreateKernel(" + launch.kernel + ")");
     cl_uint args = 0;
-    Check(clGetKernelInfo(op->kernels.back().get(), CL_KERNEL_NUM_ARGS, sizeof args, &args, nullptr), "clGetKernelInfo");
+    Check(clGetKernelInfo(op->kernels.back().get(), CL_KERNEL_NUM_ARGS, sizeof args, &args, nullptr),
+          "clGetKernelInfo");
     if (args != launch.args.size())
       throw Error(ErrorCode::kInvalidArgument, "kernel " + launch.kernel + " takes " + std::to_string(args) +
                                                    " arguments; the spec binds " + std::to_string(launch.args.size()));

@@ -40,8 +40,8 @@ tensortune::KernelSpec ChooseFromCandidates(const tensortune::Workload& workload
                                             const DeviceInfo& device, const tensortune::PrepareOptions& options);
 tensortune::KernelSpec ChooseFromPack(const tensortune::Workload& workload, const tensortune::KernelPack& pack,
                                       const DeviceInfo& device, const tensortune::PrepareOptions& options);
-tensortune::KernelSpec DefaultSpec(const Workload& workload, const DeviceInfo& device, const std::string& kernel_template,
-                                   const std::string& why);
+tensortune::KernelSpec DefaultSpec(const Workload& workload, const DeviceInfo& device,
+                                   const std::string& kernel_template, const std::string& why);
 tensortune::KernelSpec OverrideSpec(const Workload& workload, const DeviceInfo& device,
                                     const std::string& kernel_template, const std::string& config_key);
 

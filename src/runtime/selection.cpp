@@ -40,7 +40,8 @@ struct Checked {
 Checked Check(const Choice& choice, const Workload& w, const DeviceInfo& device) {
   const KernelTemplate* kernel = FindTemplate(choice.kernel_template);
   if (!kernel) return {std::nullopt, "sketch " + choice.kernel_template + " is unknown to this tensortune"};
-  if (kernel->op() != w.op) return {std::nullopt, "sketch " + choice.kernel_template + " computes " + std::string(kernel->op())};
+  if (kernel->op() != w.op)
+    return {std::nullopt, "sketch " + choice.kernel_template + " computes " + std::string(kernel->op())};
   if (auto why = kernel->WhyNotApplicable(w)) return {std::nullopt, *why};
   const ConfigSpace space = kernel->Space(w, LimitsOf(device));
   const auto config = space.FromKey(choice.config_key);
@@ -80,22 +81,25 @@ bool SameLaunches(const KernelSpec& a, const KernelSpec& b) {
   }
   for (size_t i = 0; i < a.arguments.size(); ++i) {
     const auto &x = a.arguments[i], &y = b.arguments[i];
-    if (x.layout != y.layout || x.dims != y.dims || x.elements != y.elements || x.is_output != y.is_output) return false;
+    if (x.layout != y.layout || x.dims != y.dims || x.elements != y.elements || x.is_output != y.is_output)
+      return false;
   }
   return true;
 }
 
 // A pack's kernel of one of this library's sketches (same source) must be what its config
 // gives: anything else was not written by export-kernels, and may compute something else.
-void CheckAgainstSketch(const KernelSpec& entry, const Workload& w, const DeviceInfo& device, const std::string& where) {
+void CheckAgainstSketch(const KernelSpec& entry, const Workload& w, const DeviceInfo& device,
+                        const std::string& where) {
   const KernelTemplate* kernel = FindTemplate(entry.choice.kernel_template);
   if (!kernel || kernel->SourceHash() != TextHash(entry.source)) return;  // another version's sketch: as exported
   const Checked own = Check(entry.choice, w, device);
   if (own.spec && !SameLaunches(*own.spec, entry))
     throw Error(ErrorCode::kDamagedPack, where + ": the kernel of " + entry.workload +
                                              " does not match its config (build options, NDRange or arguments differ "
-                                             "from what " + entry.choice.kernel_template + " gives for " +
-                                             entry.choice.config_key + ")");
+                                             "from what " +
+                                             entry.choice.kernel_template + " gives for " + entry.choice.config_key +
+                                             ")");
 }
 
 }  // namespace
@@ -121,7 +125,8 @@ tensortune::Workload ToPublic(const Workload& w) {
   if (w.op == "gemm" || w.op == "batch_matmul" || w.op == "selftest") {
     out.shape.clear();
     for (const auto& [name, value] : w.dims)
-      if (name != "transpose_a" && name != "transpose_b") out.shape += (out.shape.empty() ? "" : ",") + std::to_string(value);
+      if (name != "transpose_a" && name != "transpose_b")
+        out.shape += (out.shape.empty() ? "" : ",") + std::to_string(value);
   }
   return out;
 }
@@ -144,22 +149,32 @@ tensortune::DeviceDescription ToDescription(const DeviceInfo& d) {
 
 tensortune::Layout ToPublic(TensorLayout layout) {
   switch (layout) {
-    case TensorLayout::kRowMajor: return tensortune::Layout::kRowMajor;
-    case TensorLayout::kNCHW: return tensortune::Layout::kNCHW;
-    case TensorLayout::kNCHW16c: return tensortune::Layout::kNCHW16c;
-    case TensorLayout::kOIHW: return tensortune::Layout::kOIHW;
-    case TensorLayout::kOIHW16o: return tensortune::Layout::kOIHW16o;
+    case TensorLayout::kRowMajor:
+      return tensortune::Layout::kRowMajor;
+    case TensorLayout::kNCHW:
+      return tensortune::Layout::kNCHW;
+    case TensorLayout::kNCHW16c:
+      return tensortune::Layout::kNCHW16c;
+    case TensorLayout::kOIHW:
+      return tensortune::Layout::kOIHW;
+    case TensorLayout::kOIHW16o:
+      return tensortune::Layout::kOIHW16o;
   }
   return tensortune::Layout::kRowMajor;
 }
 
 TensorLayout ToInternal(tensortune::Layout layout) {
   switch (layout) {
-    case tensortune::Layout::kRowMajor: return TensorLayout::kRowMajor;
-    case tensortune::Layout::kNCHW: return TensorLayout::kNCHW;
-    case tensortune::Layout::kNCHW16c: return TensorLayout::kNCHW16c;
-    case tensortune::Layout::kOIHW: return TensorLayout::kOIHW;
-    case tensortune::Layout::kOIHW16o: return TensorLayout::kOIHW16o;
+    case tensortune::Layout::kRowMajor:
+      return TensorLayout::kRowMajor;
+    case tensortune::Layout::kNCHW:
+      return TensorLayout::kNCHW;
+    case tensortune::Layout::kNCHW16c:
+      return TensorLayout::kNCHW16c;
+    case tensortune::Layout::kOIHW:
+      return TensorLayout::kOIHW;
+    case tensortune::Layout::kOIHW16o:
+      return TensorLayout::kOIHW16o;
   }
   return TensorLayout::kRowMajor;
 }
@@ -167,10 +182,14 @@ TensorLayout ToInternal(tensortune::Layout layout) {
 int Rank(Origin origin) {
   switch (origin) {
     case Origin::kExact:
-    case Origin::kOverride: return 0;
-    case Origin::kSimilarWorkload: return 1;
-    case Origin::kOtherDevice: return 2;
-    case Origin::kDefault: return 3;
+    case Origin::kOverride:
+      return 0;
+    case Origin::kSimilarWorkload:
+      return 1;
+    case Origin::kOtherDevice:
+      return 2;
+    case Origin::kDefault:
+      return 3;
   }
   return 3;
 }
@@ -190,8 +209,12 @@ std::string Describe(const Choice& c) {
       text += "recorded on " + c.source_device + " for " + c.source_workload +
               (c.match_score < 1 ? " (adapted, match score " + Format("%.2f", c.match_score) + ")" : "");
       break;
-    case Origin::kDefault: text += "untuned default config"; break;
-    case Origin::kOverride: text += "config given by the caller"; break;
+    case Origin::kDefault:
+      text += "untuned default config";
+      break;
+    case Origin::kOverride:
+      text += "config given by the caller";
+      break;
   }
   return text + (c.note.empty() ? "" : " [" + c.note + "]");
 }
@@ -241,10 +264,14 @@ KernelSpec ConversionSpec(tensortune::Layout from, tensortune::Layout to, const 
   spec.source = std::string(KernelSource("layout_convert.cl"));
   spec.build_options = "-D N=" + std::to_string(dims[0]) + " -D C=" + std::to_string(dims[1]) +
                        " -D P=" + std::to_string(dims[2] * dims[3]);
-  spec.arguments = {{"in", from, dims, blocking ? plain : blocked, false}, {"out", to, dims, blocking ? blocked : plain, true}};
+  spec.arguments = {{"in", from, dims, blocking ? plain : blocked, false},
+                    {"out", to, dims, blocking ? blocked : plain, true}};
   const size_t pixels = static_cast<size_t>(dims[2] * dims[3]), blocks = static_cast<size_t>((dims[1] + 15) / 16);
-  spec.launches.push_back({blocking ? "nchw_to_nchw16c" : "nchw16c_to_nchw", 3,
-                           {pixels, blocks, static_cast<size_t>(dims[0])}, {0, 0, 0}, {0, 1}});
+  spec.launches.push_back({blocking ? "nchw_to_nchw16c" : "nchw16c_to_nchw",
+                           3,
+                           {pixels, blocks, static_cast<size_t>(dims[0])},
+                           {0, 0, 0},
+                           {0, 1}});
   return spec;
 }
 
@@ -302,7 +329,8 @@ KernelSpec DefaultSpec(const Workload& w, const DeviceInfo& device, const std::s
       return SpecFor(*kernel, w, space, *config, choice);
     }
   }
-  throw Error(ErrorCode::kInvalidArgument, "no sketch of " + w.op + " has a valid config for " + w.Key() + " on " + device.name);
+  throw Error(ErrorCode::kInvalidArgument,
+              "no sketch of " + w.op + " has a valid config for " + w.Key() + " on " + device.name);
 }
 
 KernelSpec OverrideSpec(const Workload& w, const DeviceInfo& device, const std::string& kernel_template,
@@ -347,13 +375,14 @@ KernelSpec ChooseFromCandidates(const tensortune::Workload& workload, const Cand
                                                "; tune it with `tensortune tune --op " + w.op + "`");
 }
 
-KernelSpec ChooseFromPack(const tensortune::Workload& workload, const tensortune::KernelPack& pack, const DeviceInfo& device,
-                          const tensortune::PrepareOptions& options) {
+KernelSpec ChooseFromPack(const tensortune::Workload& workload, const tensortune::KernelPack& pack,
+                          const DeviceInfo& device, const tensortune::PrepareOptions& options) {
   const Workload w = ToWorkload(workload);
   const std::string key = w.Key();
   const std::string where = "kernel pack " + pack.directory();
   const bool same_device = pack.device().platform == device.platform && pack.device().name == device.name;
-  const std::string exported_for = where + " was exported for '" + pack.device().name + "' (" + pack.device().platform + ")";
+  const std::string exported_for =
+      where + " was exported for '" + pack.device().name + "' (" + pack.device().platform + ")";
   const bool other_accepted = Rank(Origin::kOtherDevice) <= Rank(options.least_trusted);
   if (!same_device && !other_accepted)
     throw Error(ErrorCode::kWrongDevice, exported_for + ", not for '" + device.name + "' (" + device.platform +
@@ -377,10 +406,9 @@ KernelSpec ChooseFromPack(const tensortune::Workload& workload, const tensortune
   if (entry) {  // another device's kernel: only when its config is valid here
     const KernelTemplate* kernel = FindTemplate(entry->choice.kernel_template);
     if (!kernel || kernel->SourceHash() != TextHash(entry->source))
-      throw Error(ErrorCode::kWrongDevice, exported_for + ", and its kernel for " + key + " (" +
-                                               entry->choice.kernel_template +
-                                               ") is not this tensortune's sketch, so it cannot be checked against '" +
-                                               device.name + "'");
+      throw Error(ErrorCode::kWrongDevice,
+                  exported_for + ", and its kernel for " + key + " (" + entry->choice.kernel_template +
+                      ") is not this tensortune's sketch, so it cannot be checked against '" + device.name + "'");
     Choice choice = entry->choice;
     choice.origin = Origin::kOtherDevice;
     choice.source_device = pack.device().name;
@@ -411,7 +439,8 @@ KernelSpec ChooseFromPack(const tensortune::Workload& workload, const tensortune
       const bool by_dimensions = target.exact.empty();
       const double score = by_dimensions ? MatchScore(WorkloadExtents(recorded), WorkloadExtents(w))
                                          : MatchScore(SplitExtentsOf(*values), target);
-      const double metric = FilterMetric(std::max(other.choice.recorded_gflops, 1e-9), Utilisation(*values, target.exact), score);
+      const double metric =
+          FilterMetric(std::max(other.choice.recorded_gflops, 1e-9), Utilisation(*values, target.exact), score);
       const auto adapted = AdaptConfig(space, *values);
       if (score <= 0 || !adapted || adapted->why_invalid || metric <= best_metric) continue;
       Choice choice;
@@ -428,8 +457,9 @@ KernelSpec ChooseFromPack(const tensortune::Workload& workload, const tensortune
       return std::move(*best);
     }
   }
-  const std::string why = entry ? passed : key + " is not in " + where + (passed.empty() ? "" : " (" + passed + ")") +
-                                               " and none of its kernels adapts to it";
+  const std::string why = entry ? passed
+                                : key + " is not in " + where + (passed.empty() ? "" : " (" + passed + ")") +
+                                      " and none of its kernels adapts to it";
   if (Rank(Origin::kDefault) <= Rank(options.least_trusted)) {
     KernelSpec spec = DefaultSpec(w, device, options.kernel_template, "");
     spec.choice.note = Describe(spec.choice) + ": " + why;
@@ -437,8 +467,8 @@ KernelSpec ChooseFromPack(const tensortune::Workload& workload, const tensortune
   }
   std::string held;
   for (const KernelSpec& k : pack.kernels()) held += (held.empty() ? "" : ", ") + k.workload;
-  throw Error(ErrorCode::kMissingWorkload, why + " (it holds " + std::to_string(pack.kernels().size()) + ": " + held + ")" +
-                                               Refusal(options));
+  throw Error(ErrorCode::kMissingWorkload,
+              why + " (it holds " + std::to_string(pack.kernels().size()) + ": " + held + ")" + Refusal(options));
 }
 
 }  // namespace tt::runtime

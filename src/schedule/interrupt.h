@@ -17,7 +17,8 @@ class InterruptGuard {
   bool interrupted() const { return flag()->load(); }
 
  private:
-  struct sigaction old_int_ {}, old_term_ {};
+  struct sigaction old_int_ {
+  }, old_term_{};
 };
 
 // The exit code of a run that was interrupted (128 + SIGINT, as shells report it).

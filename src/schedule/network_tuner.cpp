@@ -1,15 +1,15 @@
 #include "schedule/network_tuner.h"
 
-#include <algorithm>
-#include <cmath>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
 #include "core/option_checks.h"
-#include "schedule/budget.h"
 #include "history/history_queries.h"
+#include "schedule/budget.h"
 #include "schedule/run_recorder.h"
 #include "schedule/sketch_prior.h"
 #include "schedule/sketch_selector.h"
@@ -43,9 +43,15 @@ struct Slot {
 std::string ResumeKey(const Network& network, const NetworkTuneOptions& o) {
   nlohmann::json layers = nlohmann::json::array();
   for (const auto& l : network.layers) layers.push_back({l.op, l.shape, l.flags, l.repeat});
-  return nlohmann::json{{"network", network.name}, {"layers", layers}, {"batch", o.batch},
-                        {"trials", o.trials}, {"scheduler", o.scheduler}, {"sketch", o.sketch_policy},
-                        {"tuner", o.tuner}, {"tuner_options", o.tuner_options}, {"seed", o.seed}}
+  return nlohmann::json{{"network", network.name},
+                        {"layers", layers},
+                        {"batch", o.batch},
+                        {"trials", o.trials},
+                        {"scheduler", o.scheduler},
+                        {"sketch", o.sketch_policy},
+                        {"tuner", o.tuner},
+                        {"tuner_options", o.tuner_options},
+                        {"seed", o.seed}}
       .dump();
 }
 
@@ -127,7 +133,8 @@ void NetworkRun::Prepare(const Network& network, const DeviceInfo& device, const
     }
     if (!history_evidence_.count(task.workload.op)) {
       std::map<std::string, SketchEvidence> by_workload;
-      for (TemplateBest& b : HistoryQueries(store_).BestTimesByTemplate(task.workload.op, slot.sketches.front().ids.device)) {
+      for (TemplateBest& b :
+           HistoryQueries(store_).BestTimesByTemplate(task.workload.op, slot.sketches.front().ids.device)) {
         SketchEvidence& e = by_workload[b.workload.Key()];
         e.workload = std::move(b.workload);
         e.best_time_s[b.template_name] = b.time_s;
@@ -157,8 +164,8 @@ void NetworkRun::Start(const Network& network) {
     rows.push_back({slots_[rows.size()].sketches.front().ids.workload, t.task.weight, layers, std::nullopt});
   }
   const int64_t device_id = slots_.front().sketches.front().ids.device;
-  NetworkRunInfo info{network.name, o_.batch, o_.scheduler, o_.sketch_policy, o_.tuner, o_.seed, o_.trials,
-                      ResumeKey(network, o_), o_.command};
+  NetworkRunInfo info{network.name, o_.batch,  o_.scheduler,           o_.sketch_policy, o_.tuner,
+                      o_.seed,      o_.trials, ResumeKey(network, o_), o_.command};
   const auto start = store_.BeginNetworkRun(device_id, info, rows);
   report_.network_run_id = start.id;
   report_.resumed = start.resumed;
@@ -229,7 +236,8 @@ std::string NetworkRun::ExplainChoice(size_t task) const {
     if (sketch.best) {
       ++tried;
       if (s != best->first)
-        others.push_back(fmt::format("{} at {:.2f} of it", sketch.template_name, best->second.time_s / sketch.best->time_s));
+        others.push_back(
+            fmt::format("{} at {:.2f} of it", sketch.template_name, best->second.time_s / sketch.best->time_s));
     } else {
       untried.push_back(fmt::format("{} (prior {:.2f}: {})", sketch.template_name, sketch.prior, sketch.prior_note));
     }
@@ -251,7 +259,8 @@ RunRecorder& NetworkRun::Recorder(Sketch& sketch) {
   if (!sketch.recorder) {
     const nlohmann::json options = o_.tuner_options;
     sketch.recorder = std::make_unique<RunRecorder>(
-        store_, sketch.ids, RunInfo{sketch.tuner, options.dump(), sketch.seed, o_.command, o_.trials, report_.network_run_id});
+        store_, sketch.ids,
+        RunInfo{sketch.tuner, options.dump(), sketch.seed, o_.command, o_.trials, report_.network_run_id});
   }
   return *sketch.recorder;
 }
@@ -296,7 +305,8 @@ void NetworkRun::WarmUp(Budget& budget) {
     NetworkTaskReport& report = report_.tasks[i];
     if (report.default_time_s) continue;
     report.default_time_s = MeasureDefault(slots_[i].sketches[MostPromising(i)], budget);
-    if (report.default_time_s) store_.SetDefaultTime(report_.network_run_id, static_cast<int>(i), *report.default_time_s);
+    if (report.default_time_s)
+      store_.SetDefaultTime(report_.network_run_id, static_cast<int>(i), *report.default_time_s);
   }
   // Each tuner starts at its sketch's first round (StartTuner); until then the schedulers see
   // what the history holds, the warm-up's trials included.
@@ -412,7 +422,8 @@ double NetworkRunReport::DefaultLatencyS() const {
 }
 
 int NetworkRunReport::TasksAtDefault() const {
-  return static_cast<int>(std::count_if(tasks.begin(), tasks.end(), [](const auto& t) { return !t.Best() && t.default_time_s; }));
+  return static_cast<int>(
+      std::count_if(tasks.begin(), tasks.end(), [](const auto& t) { return !t.Best() && t.default_time_s; }));
 }
 
 int NetworkRunReport::TasksUnknown() const {

@@ -23,8 +23,8 @@ namespace tt {
 struct NetworkTuneOptions {
   int64_t batch = 1;  // the network's batch size
   int64_t trials = 0;
-  double time_limit_s = 0;  // > 0: stop after this many seconds
-  int64_t batch_size = 8;   // configs per round
+  double time_limit_s = 0;            // > 0: stop after this many seconds
+  int64_t batch_size = 8;             // configs per round
   std::string scheduler = "ucb";      // TaskSchedulerNames()
   std::string sketch_policy = "ucb";  // SketchSelectorNames()
   std::string tuner = "bo";
@@ -46,12 +46,12 @@ struct NetworkTuneOptions {
 
 struct SketchReport {
   std::string template_name;
-  size_t history = 0;     // configs its history held when the run started
-  int64_t measured = 0;   // in this process
+  size_t history = 0;    // configs its history held when the run started
+  int64_t measured = 0;  // in this process
   std::optional<TaskBest> best;
-  std::string flow;       // how its tuner started: --tuner auto's flow, or a warm start from similar workloads
-  double prior = 1;       // expected ratio to the fastest sketch (sketch_prior.h), at the last pick
-  std::string prior_note; // what the prior rests on
+  std::string flow;        // how its tuner started: --tuner auto's flow, or a warm start from similar workloads
+  double prior = 1;        // expected ratio to the fastest sketch (sketch_prior.h), at the last pick
+  std::string prior_note;  // what the prior rests on
 };
 
 struct NetworkTaskReport {

@@ -15,8 +15,7 @@ namespace tt {
 std::optional<TaskBest> HistoryBest(const TrialHistory& store, const TaskIds& ids);
 // Feeds the task's tuner what its history counts as measured and notes its best; returns how
 // many configs that was.
-size_t SeedFromHistory(TuningTask& task, const TrialHistory& store, const TaskIds& ids,
-                       bool retry_transient = false);
+size_t SeedFromHistory(TuningTask& task, const TrialHistory& store, const TaskIds& ids, bool retry_transient = false);
 
 class RunRecorder {
  public:

@@ -20,7 +20,9 @@ constexpr double kLocalMemoryOnCpu = 0.5;
 constexpr double kNoChannelVectorsOnCpu = 0.95;
 static_assert(kNoChannelVectorsOnCpu >= kNothingAgainst);
 
-bool ShapeDim(const std::string& name) { return name == "kh" || name == "kw" || name == "stride" || name == "dilation"; }
+bool ShapeDim(const std::string& name) {
+  return name == "kh" || name == "kw" || name == "stride" || name == "dilation";
+}
 
 double DevicePreference(const KernelTemplate& sketch, const DeviceInfo& device) {
   if (device.type != "cpu") return 1;

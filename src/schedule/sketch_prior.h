@@ -21,9 +21,9 @@ struct SketchEvidence {
 };
 
 struct SketchPrior {
-  double ratio = 1;        // expected (fastest sketch's best) / (this sketch's best), in (0, 1]
-  double evidence = 0;     // the similarity weight behind it (0: the device's preference alone)
-  int workloads = 0;       // workloads it was measured on beside others
+  double ratio = 1;     // expected (fastest sketch's best) / (this sketch's best), in (0, 1]
+  double evidence = 0;  // the similarity weight behind it (0: the device's preference alone)
+  int workloads = 0;    // workloads it was measured on beside others
 };
 
 // 1 for the same workload, towards 0 as dimensions differ; kernel size and stride count most.

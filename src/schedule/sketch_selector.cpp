@@ -50,11 +50,14 @@ class Ucb : public SketchSelector {
     for (size_t i : live)
       if (!known(i) || fastest / sketches[i].best_time_s >= kCannotWin) contenders.push_back(i);
     if (contenders.empty()) contenders = live;
-    return ArgmaxRandomTie(contenders, [&](size_t i) {
-      const SketchState& s = sketches[i];
-      const double reward = known(i) ? fastest / s.best_time_s : s.prior;
-      return UcbBound(reward, std::max<int64_t>(rounds, 1), std::max<int64_t>(s.rounds, 1), c_);
-    }, rng);
+    return ArgmaxRandomTie(
+        contenders,
+        [&](size_t i) {
+          const SketchState& s = sketches[i];
+          const double reward = known(i) ? fastest / s.best_time_s : s.prior;
+          return UcbBound(reward, std::max<int64_t>(rounds, 1), std::max<int64_t>(s.rounds, 1), c_);
+        },
+        rng);
   }
 
  private:

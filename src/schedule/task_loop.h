@@ -15,10 +15,10 @@
 namespace tt {
 
 struct StepOutcome {
-  int64_t measured = 0;          // configs measured and recorded this round
-  bool exhausted = false;        // the tuner had nothing left to propose
+  int64_t measured = 0;    // configs measured and recorded this round
+  bool exhausted = false;  // the tuner had nothing left to propose
   MeasuredBatch::End end = MeasuredBatch::End::kComplete;
-  std::string error;             // kBrokenEnvironment: what broke
+  std::string error;  // kBrokenEnvironment: what broke
 };
 
 // Called after each recorded round with the configs measured and their results.

@@ -49,7 +49,8 @@ class Gradient : public TaskScheduler {
     const std::vector<size_t> live = Live(tasks);
     if (rng.Chance(options_.epsilon)) return live[rng.Below(live.size())];
     const std::vector<double> gradients = LatencyGradients(tasks, options_);
-    return ArgmaxRandomTie(live, [&](size_t i) { return -gradients[i]; }, rng);
+    return ArgmaxRandomTie(
+        live, [&](size_t i) { return -gradients[i]; }, rng);
   }
 
  private:
@@ -70,10 +71,13 @@ class Ucb : public TaskScheduler {
       largest = std::max(largest, std::fabs(gradients[i]));
       rounds += tasks[i].rounds();
     }
-    return ArgmaxRandomTie(live, [&](size_t i) {
-      const double reward = largest > 0 ? std::fabs(gradients[i]) / largest : 0;
-      return UcbBound(reward, rounds, tasks[i].rounds(), options_.ucb_c);
-    }, rng);
+    return ArgmaxRandomTie(
+        live,
+        [&](size_t i) {
+          const double reward = largest > 0 ? std::fabs(gradients[i]) / largest : 0;
+          return UcbBound(reward, rounds, tasks[i].rounds(), options_.ucb_c);
+        },
+        rng);
   }
 
  private:

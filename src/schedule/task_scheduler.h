@@ -16,10 +16,10 @@ namespace tt {
 struct SchedulerTaskState {
   std::string op;
   double flops = 0;
-  double weight = 1;                     // occurrences in the network
+  double weight = 1;                                             // occurrences in the network
   double best_time_s = std::numeric_limits<double>::infinity();  // best so far (or its default)
-  std::vector<double> best_after_round;  // best_time_s after each round it was given
-  bool exhausted = false;                // every sketch's space is used up: never picked
+  std::vector<double> best_after_round;                          // best_time_s after each round it was given
+  bool exhausted = false;                                        // every sketch's space is used up: never picked
   // The best throughput (GFLOPS) this operator reached on this device in the history: what the
   // task might reach too, like a similar task of the same run (0: none known).
   double history_gflops = 0;
@@ -27,12 +27,12 @@ struct SchedulerTaskState {
 };
 
 struct SchedulerOptions {
-  double alpha = 0.2;            // weight of the backward (observed) gradient against the forward estimate
-  double beta = 2;               // how far a task may get from its similar tasks' best throughput
-                                 // (similar: the same operator, whatever its size)
-  int backward_window = 3;       // rounds looked back for the observed gradient
-  double epsilon = 0.05;         // gradient: chance of a random task each round
-  double ucb_c = 0.3;            // ucb: exploration constant (Bansor: 0.3)
+  double alpha = 0.2;       // weight of the backward (observed) gradient against the forward estimate
+  double beta = 2;          // how far a task may get from its similar tasks' best throughput
+                            // (similar: the same operator, whatever its size)
+  int backward_window = 3;  // rounds looked back for the observed gradient
+  double epsilon = 0.05;    // gradient: chance of a random task each round
+  double ucb_c = 0.3;       // ucb: exploration constant (Bansor: 0.3)
 };
 
 class TaskScheduler {

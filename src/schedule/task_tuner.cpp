@@ -1,8 +1,7 @@
 #include "schedule/task_tuner.h"
 
-#include <optional>
-
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "core/errors.h"
 #include "core/option_checks.h"
@@ -30,9 +29,9 @@ TaskTuneReport TuneTask(TrialHistory& store, Measurer& measurer, TuningTask& tas
   const TunerStart start = StartTaskTuner(task, store, ids, kernel_template, o.tuner, o.seed, o.tuner_options,
                                           o.retry_failed, prime ? &*prime : nullptr);
   const nlohmann::json options_json = o.tuner_options;
-  RunRecorder recorder(store, ids,
-                       {o.recorded_tuner.empty() ? start.tuner : o.recorded_tuner, options_json.dump(), o.seed,
-                        o.command, o.trials});
+  RunRecorder recorder(
+      store, ids,
+      {o.recorded_tuner.empty() ? start.tuner : o.recorded_tuner, options_json.dump(), o.seed, o.command, o.trials});
   TaskTuneReport report;
   report.run_id = recorder.run_id();
   report.warm_start = start.explanation;
@@ -46,8 +45,9 @@ TaskTuneReport TuneTask(TrialHistory& store, Measurer& measurer, TuningTask& tas
   }
   if (!report.end.broken.empty()) {
     recorder.End("failed", report.end.broken);
-    throw EnvironmentError(report.end.broken + " (run " + std::to_string(recorder.run_id()) + " is marked failed; its " +
-                           std::to_string(report.end.measured) + " finished trials are recorded)");
+    throw EnvironmentError(report.end.broken + " (run " + std::to_string(recorder.run_id()) +
+                           " is marked failed; its " + std::to_string(report.end.measured) +
+                           " finished trials are recorded)");
   }
   recorder.End(report.end.interrupted ? "interrupted" : "finished");
   return report;

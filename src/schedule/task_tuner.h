@@ -18,15 +18,15 @@ namespace tt {
 
 // What a tune or sweep run does; the command line parses into it (defaults are the command's).
 struct TaskTuneOptions {
-  std::string tuner = "bo";      // a tuner's name or "auto"
+  std::string tuner = "bo";  // a tuner's name or "auto"
   std::map<std::string, std::string> tuner_options;
-  std::string recorded_tuner;    // what the run records as its tuner; empty: the tuner's own
+  std::string recorded_tuner;  // what the run records as its tuner; empty: the tuner's own
   int64_t trials = 64;
   int64_t batch_size = 8;
   uint64_t seed = 1;
-  double time_limit_s = 0;       // > 0: stop after this many seconds
-  bool retry_failed = false;     // measure again configs whose only records are transient failures
-  std::string command;           // recorded with the run
+  double time_limit_s = 0;                         // > 0: stop after this many seconds
+  bool retry_failed = false;                       // measure again configs whose only records are transient failures
+  std::string command;                             // recorded with the run
   const CrossDeviceStart* cross_device = nullptr;  // other devices' records to prime the tuner with
 
   // Throws UserError (naming the options as the command line spells them) for a count or a

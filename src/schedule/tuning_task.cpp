@@ -21,7 +21,8 @@ TemplateRef TemplateRefOf(const KernelTemplate& kernel, const ConfigSpace& space
   return {std::string(kernel.name()), std::string(kernel.op()), kernel.SourceHash(), KnobSchema(space)};
 }
 
-TuningTask::TuningTask(const KernelTemplate* kernel, Workload workload, ConfigSpace space, const MakeTunerFn& make_tuner)
+TuningTask::TuningTask(const KernelTemplate* kernel, Workload workload, ConfigSpace space,
+                       const MakeTunerFn& make_tuner)
     : kernel_(kernel), workload_(std::move(workload)), space_(std::make_unique<ConfigSpace>(std::move(space))) {
   if (make_tuner) StartTuner(make_tuner);
 }
@@ -31,9 +32,7 @@ void TuningTask::StartTuner(const MakeTunerFn& make_tuner) {
   tuner_ = make_tuner(*space_);
 }
 
-MeasureTask TuningTask::measure_task() const {
-  return {kernel_, workload_, space_.get(), best_ ? best_->time_s : 0};
-}
+MeasureTask TuningTask::measure_task() const { return {kernel_, workload_, space_.get(), best_ ? best_->time_s : 0}; }
 
 size_t TuningTask::Seed(const std::vector<Observation>& history) {
   Stopwatch watch(tuner_seconds_);

@@ -48,11 +48,13 @@ std::optional<uint32_t> AdaptKnob(const Knob& knob, const KnobValue& recorded) {
       for (const int64_t f : knob.value(0)) extent *= f;
       return knob.Find(AdaptSplit(recorded, extent));
     }
-    case KnobKind::kDiscrete: return NearestDiscrete(knob, recorded[0]);
+    case KnobKind::kDiscrete:
+      return NearestDiscrete(knob, recorded[0]);
     case KnobKind::kPermutation:
       if (recorded.size() != knob.value(0).size()) return std::nullopt;
       return 0;
-    case KnobKind::kCategorical: return 0;
+    case KnobKind::kCategorical:
+      return 0;
   }
   return std::nullopt;
 }

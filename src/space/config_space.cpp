@@ -17,8 +17,7 @@ void ResolveInferredFactor(const Knob& split, KnobValue& value) {
 }
 
 std::string ValueText(const Knob& knob, const KnobValue& v) {
-  if (knob.kind() == KnobKind::kDiscrete || knob.kind() == KnobKind::kCategorical)
-    return std::to_string(v[0]);
+  if (knob.kind() == KnobKind::kDiscrete || knob.kind() == KnobKind::kCategorical) return std::to_string(v[0]);
   std::string s = "[";
   for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
   return s + "]";
@@ -39,9 +38,12 @@ std::optional<KnobValue> ParseValueText(std::string_view text) {
 // AutoTVM's entity kinds: "sp" split, "re" reorder, "ot" other.
 const char* EntityKind(KnobKind kind) {
   switch (kind) {
-    case KnobKind::kSplit: return "sp";
-    case KnobKind::kPermutation: return "re";
-    default: return "ot";
+    case KnobKind::kSplit:
+      return "sp";
+    case KnobKind::kPermutation:
+      return "re";
+    default:
+      return "ot";
   }
 }
 
@@ -109,7 +111,8 @@ const KnobValue& ConfigSpace::Value(const Config& config, std::string_view knob)
 }
 
 std::optional<std::string> ConfigSpace::WhyInvalid(const Config& config) const {
-  if (config.size() != knobs_.size()) return "config has " + std::to_string(config.size()) + " knobs, space has " + std::to_string(knobs_.size());
+  if (config.size() != knobs_.size())
+    return "config has " + std::to_string(config.size()) + " knobs, space has " + std::to_string(knobs_.size());
   for (size_t i = 0; i < knobs_.size(); ++i)
     if (config[i] >= knobs_[i].size()) return "value index out of range for knob " + knobs_[i].name();
   for (const auto& constraint : constraints_)
@@ -151,9 +154,8 @@ std::string ConfigSpace::ToJson(const Config& config) const {
   for (size_t i = 0; i < knobs_.size(); ++i) {
     const Knob& k = knobs_[i];
     const KnobValue& v = k.value(config[i]);
-    nlohmann::json value = (k.kind() == KnobKind::kSplit || k.kind() == KnobKind::kPermutation)
-                               ? nlohmann::json(v)
-                               : nlohmann::json(v[0]);
+    nlohmann::json value =
+        (k.kind() == KnobKind::kSplit || k.kind() == KnobKind::kPermutation) ? nlohmann::json(v) : nlohmann::json(v[0]);
     entity.push_back({k.name(), EntityKind(k.kind()), value});
   }
   return entity.dump();

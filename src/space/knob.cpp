@@ -46,10 +46,14 @@ bool AlwaysAdjacent(const KnobValue&, const KnobValue&) { return true; }
 
 const char* ToString(KnobKind kind) {
   switch (kind) {
-    case KnobKind::kSplit: return "split";
-    case KnobKind::kPermutation: return "permutation";
-    case KnobKind::kDiscrete: return "discrete";
-    case KnobKind::kCategorical: return "categorical";
+    case KnobKind::kSplit:
+      return "split";
+    case KnobKind::kPermutation:
+      return "permutation";
+    case KnobKind::kDiscrete:
+      return "discrete";
+    case KnobKind::kCategorical:
+      return "categorical";
   }
   return "unknown";
 }
@@ -58,8 +62,7 @@ Knob::Knob(std::string name, KnobKind kind, std::vector<KnobValue> values)
     : name_(std::move(name)), kind_(kind), values_(std::move(values)), neighbours_(values_.size()) {
   if (values_.empty()) throw std::invalid_argument("knob '" + name_ + "' has no values");
   for (uint32_t i = 0; i < values_.size(); ++i)
-    if (!index_.emplace(values_[i], i).second)
-      throw std::invalid_argument("knob '" + name_ + "' has a repeated value");
+    if (!index_.emplace(values_[i], i).second) throw std::invalid_argument("knob '" + name_ + "' has a repeated value");
 }
 
 std::optional<uint32_t> Knob::Find(const KnobValue& value) const {
@@ -73,7 +76,9 @@ Knob Knob::Pinned(const KnobValue& value) const {
   return Knob(name_, kind_, {value});
 }
 
-Knob Knob::Split(std::string name, int64_t extent, int parts) { return SplitWithTail(std::move(name), extent, parts, {}); }
+Knob Knob::Split(std::string name, int64_t extent, int parts) {
+  return SplitWithTail(std::move(name), extent, parts, {});
+}
 
 Knob Knob::SplitWithTail(std::string name, int64_t extent, int parts, const std::vector<int64_t>& rounded) {
   if (extent < 1 || parts < 1) throw std::invalid_argument("split '" + name + "' needs extent, parts >= 1");
@@ -129,7 +134,8 @@ Knob Knob::Permutation(std::string name, int n) {
   KnobValue order(n);
   std::iota(order.begin(), order.end(), 0);
   std::vector<KnobValue> values;
-  do values.push_back(order); while (std::next_permutation(order.begin(), order.end()));
+  do values.push_back(order);
+  while (std::next_permutation(order.begin(), order.end()));
   Knob knob(std::move(name), KnobKind::kPermutation, std::move(values));
   knob.LinkByPredicate(DifferByOneTransposition);
   return knob;

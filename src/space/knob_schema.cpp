@@ -9,9 +9,8 @@ std::string KnobSchema(const ConfigSpace& space) {
   std::string text;
   for (const Knob& knob : space.knobs()) {
     // A split's length is part of its meaning; a discrete knob may gain values and stay itself.
-    const size_t length = knob.kind() == KnobKind::kSplit || knob.kind() == KnobKind::kPermutation
-                              ? knob.value(0).size()
-                              : 1;
+    const size_t length =
+        knob.kind() == KnobKind::kSplit || knob.kind() == KnobKind::kPermutation ? knob.value(0).size() : 1;
     text += knob.name() + ":" + ToString(knob.kind()) + ":" + std::to_string(length) + ";";
   }
   uint64_t hash = 14695981039346656037ull;

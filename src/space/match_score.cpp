@@ -21,9 +21,12 @@ std::vector<int64_t> Divisors(int64_t n) {
 size_t CommonCount(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
   size_t common = 0;
   for (size_t i = 0, j = 0; i < a.size() && j < b.size();) {
-    if (a[i] == b[j]) ++common, ++i, ++j;
-    else if (a[i] < b[j]) ++i;
-    else ++j;
+    if (a[i] == b[j])
+      ++common, ++i, ++j;
+    else if (a[i] < b[j])
+      ++i;
+    else
+      ++j;
   }
   return common;
 }
@@ -107,8 +110,8 @@ double Utilisation(const KnobValues& recorded, const SplitExtents& wanted) {
     for (size_t i = 1; i < value->size(); ++i) tile *= (*value)[i];
     if (tile <= 0) continue;
     const double p = static_cast<double>(tile);
-    gamma *= n > tile ? static_cast<double>(n) / (std::ceil(static_cast<double>(n) / p) * p)
-                      : static_cast<double>(n) / p;
+    gamma *=
+        n > tile ? static_cast<double>(n) / (std::ceil(static_cast<double>(n) / p) * p) : static_cast<double>(n) / p;
   }
   return gamma;
 }

@@ -97,7 +97,8 @@ std::optional<BestConfig> FindBestConfig(const BestQuery& query,
         // An imported device's limits are unknown: they constrain nothing.
         const ConfigSpace space = kernel->Space(query.workload, LimitsOf(device->second));
         if (workload_id != 0)
-          if (auto e = Exact(queries, t, space, workload_id, query); e && (!exact || e->gflops > exact->gflops)) exact = e;
+          if (auto e = Exact(queries, t, space, workload_id, query); e && (!exact || e->gflops > exact->gflops))
+            exact = e;
         if (exact) continue;  // a measured best beats any fallback
         if (auto f = Fallback(*store, t, space, query); f && (!fallback || f->second > fallback->second)) fallback = f;
       }

@@ -48,16 +48,20 @@ GpHyper DefaultHyper(size_t dims) {
 
 const OptionTable<BoOptions>& BoOptions::Table() {
   static const OptionTable<BoOptions> table{
-      {"budget", &BoOptions::budget, "trials the run expects (0: unknown, taken as 300); tune, compare and tune-network (per task) set it"},
-      {"init", &BoOptions::init, "random configs before the first model (0: budget/40, 4 to 20; none after a warm start)"},
-      {"candidates", &BoOptions::candidates, "configs scored per batch (every fresh valid one when fewer)", kAtLeastOne},
+      {"budget", &BoOptions::budget,
+       "trials the run expects (0: unknown, taken as 300); tune, compare and tune-network (per task) set it"},
+      {"init", &BoOptions::init,
+       "random configs before the first model (0: budget/40, 4 to 20; none after a warm start)"},
+      {"candidates", &BoOptions::candidates, "configs scored per batch (every fresh valid one when fewer)",
+       kAtLeastOne},
       {"neighbours_of", &BoOptions::neighbours_of, "best configs whose fresh neighbours are always candidates"},
       {"epsilon", &BoOptions::epsilon, "share of proposals drawn at random instead", kProbability},
       {"xi", &BoOptions::xi, "margin of expected improvement, in standard deviations of log GFLOPS"},
       {"feasibility", &BoOptions::feasibility, "exponent of the chance to run in the acquisition (0: ignored)"},
       {"greedy", &BoOptions::greedy, "picks per batch by the best predicted mean instead of expected improvement"},
       {"hyper_steps", &BoOptions::hyper_steps, "Rprop steps of each fit of the kernel's length scales"},
-      {"max_rows", &BoOptions::max_rows, "results the model is fitted on at most (the best half, the rest at random)", OptionRange{2}},
+      {"max_rows", &BoOptions::max_rows, "results the model is fitted on at most (the best half, the rest at random)",
+       OptionRange{2}},
   };
   return table;
 }
@@ -123,8 +127,8 @@ void BoTuner::BuildFeatureTable() {
     knob_features_[k].resize(n);
     for (size_t v = 0; v < n; ++v)
       for (size_t c : kept)
-        knob_features_[k][v].push_back(knob.kind() == KnobKind::kCategorical ? raw[v][c]
-                                                                            : (raw[v][c] - low[c]) / (high[c] - low[c]));
+        knob_features_[k][v].push_back(
+            knob.kind() == KnobKind::kCategorical ? raw[v][c] : (raw[v][c] - low[c]) / (high[c] - low[c]));
     dims_ += kept.size();
   }
 }
@@ -139,7 +143,8 @@ Eigen::VectorXd BoTuner::FeaturesOf(const Config& config) const {
 
 Eigen::MatrixXd BoTuner::FeatureRows(const std::vector<Config>& configs) const {
   Eigen::MatrixXd rows(static_cast<Eigen::Index>(configs.size()), static_cast<Eigen::Index>(dims_));
-  for (size_t i = 0; i < configs.size(); ++i) rows.row(static_cast<Eigen::Index>(i)) = FeaturesOf(configs[i]).transpose();
+  for (size_t i = 0; i < configs.size(); ++i)
+    rows.row(static_cast<Eigen::Index>(i)) = FeaturesOf(configs[i]).transpose();
   return rows;
 }
 
@@ -182,8 +187,10 @@ void BoTuner::Prime(const WarmStart& warm_start) {
       const double z = gflops > 0 ? (std::log(gflops) - mean) / sd : worst;
       const uint64_t index = space_.ToIndex(config);
       const auto [it, inserted] = source.exact.emplace(index, z);
-      if (!inserted) it->second = std::max(it->second, z);
-      else rows.emplace_back(z, config);
+      if (!inserted)
+        it->second = std::max(it->second, z);
+      else
+        rows.emplace_back(z, config);
     }
     std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     // Its model: the best rows and a random share of the rest.
@@ -193,8 +200,10 @@ void BoTuner::Prime(const WarmStart& warm_start) {
     for (size_t i = 0; i < rest.size() && picked.size() < kSourceRows; ++i) picked.push_back(rest[i]);
     std::vector<Config> configs;
     Eigen::VectorXd z(static_cast<Eigen::Index>(picked.size()));
-    for (size_t i = 0; i < picked.size(); ++i) configs.push_back(picked[i].second), z[static_cast<Eigen::Index>(i)] = picked[i].first;
-    if (dims_ > 0) source.model.FitHyper(FeatureRows(configs), z, DefaultHyper(dims_), static_cast<int>(options_.hyper_steps));
+    for (size_t i = 0; i < picked.size(); ++i)
+      configs.push_back(picked[i].second), z[static_cast<Eigen::Index>(i)] = picked[i].first;
+    if (dims_ > 0)
+      source.model.FitHyper(FeatureRows(configs), z, DefaultHyper(dims_), static_cast<int>(options_.hyper_steps));
     sources_.push_back(std::move(source));
   }
   if (sources_.empty()) return;
@@ -203,8 +212,8 @@ void BoTuner::Prime(const WarmStart& warm_start) {
   for (const Source& s : sources_) total += s.similarity, top = std::max(top, s.similarity);
   source_weight_.clear();
   for (const Source& s : sources_) source_weight_.push_back(std::min(top, 1.0) * s.similarity / total);
-  const auto most_similar = std::max_element(sources_.begin(), sources_.end(),
-                                             [](const Source& a, const Source& b) { return a.similarity < b.similarity; });
+  const auto most_similar = std::max_element(
+      sources_.begin(), sources_.end(), [](const Source& a, const Source& b) { return a.similarity < b.similarity; });
   if (most_similar->model.fitted()) hyper_ = most_similar->model.hyper();
   // Candidates that must never be missed: the sources' best configs, by weighted score.
   std::map<uint64_t, double> score;
@@ -212,7 +221,9 @@ void BoTuner::Prime(const WarmStart& warm_start) {
     for (const auto& [index, z] : sources_[s].exact) score[index] += source_weight_[s] * z;
   std::vector<std::pair<double, uint64_t>> ranked;
   for (const auto& [index, value] : score) ranked.emplace_back(value, index);
-  std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
+  std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+    return a.first > b.first || (a.first == b.first && a.second < b.second);
+  });
   for (const auto& [value, index] : ranked) {
     if (source_best_.size() >= 64) break;
     const Config config = space_.FromIndex(index);
@@ -230,8 +241,10 @@ Eigen::MatrixXd BoTuner::SourcePredictions(const std::vector<Config>& configs, c
     std::vector<Eigen::Index> missing;
     for (Eigen::Index i = 0; i < n; ++i) {
       const auto it = source.exact.find(space_.ToIndex(configs[static_cast<size_t>(i)]));
-      if (it != source.exact.end()) p(i, static_cast<Eigen::Index>(s)) = it->second;
-      else missing.push_back(i);
+      if (it != source.exact.end())
+        p(i, static_cast<Eigen::Index>(s)) = it->second;
+      else
+        missing.push_back(i);
     }
     if (missing.empty()) continue;
     if (!source.model.fitted()) {
@@ -242,7 +255,8 @@ Eigen::MatrixXd BoTuner::SourcePredictions(const std::vector<Config>& configs, c
     for (size_t r = 0; r < missing.size(); ++r) rows.row(static_cast<Eigen::Index>(r)) = features.row(missing[r]);
     Eigen::VectorXd mean, var;
     source.model.Predict(rows, mean, var);
-    for (size_t r = 0; r < missing.size(); ++r) p(missing[r], static_cast<Eigen::Index>(s)) = mean[static_cast<Eigen::Index>(r)];
+    for (size_t r = 0; r < missing.size(); ++r)
+      p(missing[r], static_cast<Eigen::Index>(s)) = mean[static_cast<Eigen::Index>(r)];
   }
   return p;
 }
@@ -318,8 +332,9 @@ std::vector<Config> BoTuner::Candidates() {
   for (size_t i = 0; i < observed_.size(); ++i)
     if (fitness_[i] > 0) order.push_back(i);
   const size_t top = std::min(order.size(), options_.neighbours_of);
-  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(top), order.end(),
-                    [&](size_t a, size_t b) { return fitness_[a] > fitness_[b] || (fitness_[a] == fitness_[b] && a < b); });
+  std::partial_sort(
+      order.begin(), order.begin() + static_cast<std::ptrdiff_t>(top), order.end(),
+      [&](size_t a, size_t b) { return fitness_[a] > fitness_[b] || (fitness_[a] == fitness_[b] && a < b); });
   for (size_t i = 0; i < top; ++i) AddNeighbours(observed_[order[i]], out, taken);
   for (const Config& config : source_best_) {
     const uint64_t index = space_.ToIndex(config);
@@ -399,7 +414,8 @@ std::vector<Config> BoTuner::ModelBatch(size_t size) {
     const Eigen::MatrixXd p = SourcePredictions(ok_configs, x);
     if (n > 0) {
       FitSourceWeights(p, y);
-      const Eigen::VectorXd w = Eigen::Map<const Eigen::VectorXd>(source_weight_.data(), static_cast<Eigen::Index>(source_weight_.size()));
+      const Eigen::VectorXd w =
+          Eigen::Map<const Eigen::VectorXd>(source_weight_.data(), static_cast<Eigen::Index>(source_weight_.size()));
       prior_ok = p * w;
       intercept = (y - prior_ok).mean();
       prior_ok.array() += intercept;
@@ -426,9 +442,11 @@ std::vector<Config> BoTuner::ModelBatch(size_t size) {
     residual = std::move(kept_r);
   }
   if (!hyper_) hyper_ = DefaultHyper(dims_);
-  const bool refit = n >= 3 && (hyper_fitted_at_ == 0 || static_cast<size_t>(n) >= hyper_fitted_at_ + std::max<size_t>(4, hyper_fitted_at_ / 4));
+  const bool refit = n >= 3 && (hyper_fitted_at_ == 0 ||
+                                static_cast<size_t>(n) >= hyper_fitted_at_ + std::max<size_t>(4, hyper_fitted_at_ / 4));
   if (refit) {
-    const int steps = static_cast<int>(hyper_fitted_at_ == 0 ? options_.hyper_steps : std::max<size_t>(options_.hyper_steps / 2, 1));
+    const int steps =
+        static_cast<int>(hyper_fitted_at_ == 0 ? options_.hyper_steps : std::max<size_t>(options_.hyper_steps / 2, 1));
     hyper_ = gp_.FitHyper(gp_x, residual, *hyper_, steps);
     hyper_fitted_at_ = static_cast<size_t>(n);
   } else {
@@ -444,7 +462,8 @@ std::vector<Config> BoTuner::ModelBatch(size_t size) {
   gp_.Predict(xc, mu, var, &cross);
   if (!sources_.empty()) {
     const Eigen::MatrixXd p = SourcePredictions(candidates, xc);
-    const Eigen::VectorXd w = Eigen::Map<const Eigen::VectorXd>(source_weight_.data(), static_cast<Eigen::Index>(source_weight_.size()));
+    const Eigen::VectorXd w =
+        Eigen::Map<const Eigen::VectorXd>(source_weight_.data(), static_cast<Eigen::Index>(source_weight_.size()));
     mu += p * w;
     mu.array() += intercept;
   }
@@ -464,7 +483,7 @@ std::vector<Config> BoTuner::ModelBatch(size_t size) {
       if (chosen[static_cast<size_t>(c)]) continue;
       const double s = std::sqrt(std::max(var[c], 0.0));
       const bool greedy = picks.size() < options_.greedy;
-      const double a = n == 0 ? mu[c] + s
+      const double a = n == 0   ? mu[c] + s
                        : greedy ? mu[c] + std::log(std::max(feasible[c], 1e-12))
                                 : ExpectedImprovement(mu[c] - options_.xi, s, best) * feasible[c];
       if (a > top) top = a, pick = c;

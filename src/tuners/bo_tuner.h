@@ -2,23 +2,22 @@
 // Bayesian optimization over a config space: a Gaussian process (Matern 5/2, one length
 // scale per feature, fitted by marginal likelihood) models log GFLOPS of the configs that ran;
 // another models whether a config runs at all (failures cost a
-// trial but say nothing about speed, as in BaCO; here a second GP of success and failure). Each batch maximizes expected improvement
-// times that probability over the candidates (every fresh valid config when few enough, else
-// a random sample plus the neighbours of the best configs), greedily: after each pick the
-// candidates' variances are conditioned on it, so a batch spreads out instead of repeating
-// one guess. A random initial design of a size scaled to the budget comes first.
+// trial but say nothing about speed, as in BaCO; here a second GP of success and failure). Each batch maximizes
+// expected improvement times that probability over the candidates (every fresh valid config when few enough, else a
+// random sample plus the neighbours of the best configs), greedily: after each pick the candidates' variances are
+// conditioned on it, so a batch spreads out instead of repeating one guess. A random initial design of a size scaled to
+// the budget comes first.
 //
 // Warm start (Prime with transfer samples, e.g. other devices' records of the same task):
 // each source is modelled on its own (exact records, else a GP of its records) and their sum,
 // weighted by similarity, is the prior mean; the weights are then refitted (ridge regression
 // towards the similarity-based prior) as this task's own results arrive, so that a source that
 // ranks configs differently loses its say.
+#include <Eigen/Core>
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
 #include <vector>
-
-#include <Eigen/Core>
 
 #include "core/rng.h"
 #include "model/gaussian_process.h"
@@ -29,19 +28,19 @@
 namespace tt {
 
 struct BoOptions {
-  size_t budget = 0;          // trials the run expects (tune and compare pass --trials); 0: unknown
-  size_t init = 0;            // random configs before the first model; 0: scaled to the budget
-  size_t candidates = 1536;   // configs scored per batch (all fresh valid ones when fewer)
-  size_t neighbours_of = 8;   // best configs whose fresh neighbours join the candidates
-  double epsilon = 0;         // share of proposals drawn at random instead
-  double xi = 0;              // expected improvement's margin, in standard deviations of log GFLOPS
-  double feasibility = 1;     // exponent of the chance to run in the acquisition (0: ignored)
-  size_t greedy = 1;          // picks per batch with the best predicted mean (pure exploitation)
-  size_t hyper_steps = 30;    // Rprop steps of each hyperparameter fit
-  size_t max_rows = 256;      // results the GP is fitted on at most: the best half, the rest at random
+  size_t budget = 0;         // trials the run expects (tune and compare pass --trials); 0: unknown
+  size_t init = 0;           // random configs before the first model; 0: scaled to the budget
+  size_t candidates = 1536;  // configs scored per batch (all fresh valid ones when fewer)
+  size_t neighbours_of = 8;  // best configs whose fresh neighbours join the candidates
+  double epsilon = 0;        // share of proposals drawn at random instead
+  double xi = 0;             // expected improvement's margin, in standard deviations of log GFLOPS
+  double feasibility = 1;    // exponent of the chance to run in the acquisition (0: ignored)
+  size_t greedy = 1;         // picks per batch with the best predicted mean (pure exploitation)
+  size_t hyper_steps = 30;   // Rprop steps of each hyperparameter fit
+  size_t max_rows = 256;     // results the GP is fitted on at most: the best half, the rest at random
 
   static const OptionTable<BoOptions>& Table();
-  void Validate() const;  // throws UserError
+  void Validate() const;                                  // throws UserError
   static BoOptions Parse(const TunerOptionMap& options);  // throws UserError
   // The initial design for this budget (0 when a warm start's prior stands in for it).
   size_t InitialDesign(bool primed) const;
@@ -91,7 +90,7 @@ class BoTuner : public Tuner {
   std::vector<double> fitness_;  // GFLOPS, 0 for failures
   GaussianProcess gp_;
   std::optional<GpHyper> hyper_;
-  size_t hyper_fitted_at_ = 0;  // successes when the hyperparameters were last fitted
+  size_t hyper_fitted_at_ = 0;   // successes when the hyperparameters were last fitted
   GaussianProcess feasibility_;  // of success and failure
   std::optional<GpHyper> feasibility_hyper_;
   size_t feasibility_fitted_at_ = 0;

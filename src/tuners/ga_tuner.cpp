@@ -15,10 +15,12 @@ constexpr int kMaxRepairs = 1000;
 
 const OptionTable<GaOptions>& GaOptions::Table() {
   static const OptionTable<GaOptions> table{
-      {"pop_size", &GaOptions::pop_size, "configs per generation (0: budget/10, 8 to 100; 100 when the budget is unknown)"},
+      {"pop_size", &GaOptions::pop_size,
+       "configs per generation (0: budget/10, 8 to 100; 100 when the budget is unknown)"},
       {"elite_num", &GaOptions::elite_num, "best configs kept as parents of later generations (at most pop_size)"},
       {"mutation_prob", &GaOptions::mutation_prob, "per knob, the chance of a random new value", kProbability},
-      {"budget", &GaOptions::budget, "trials the run expects (0: unknown); tune, compare and tune-network (per task) set it"},
+      {"budget", &GaOptions::budget,
+       "trials the run expects (0: unknown); tune, compare and tune-network (per task) set it"},
   };
   return table;
 }
@@ -106,8 +108,7 @@ std::optional<Config> GaTuner::MutateToFresh(Config gene) {
     if (rng_.Chance(options_.mutation_prob)) randomise(k);
   // AutoTVM re-randomises one random knob until the gene is new; bounded here, since a
   // constrained space can make that loop endless.
-  for (int i = 0; i < kMaxRepairs && !gene.empty() && !unseen_.IsFresh(gene); ++i)
-    randomise(rng_.Below(gene.size()));
+  for (int i = 0; i < kMaxRepairs && !gene.empty() && !unseen_.IsFresh(gene); ++i) randomise(rng_.Below(gene.size()));
   if (unseen_.IsFresh(gene)) return gene;
   return unseen_.Random(rng_);
 }

@@ -25,7 +25,7 @@ struct GaOptions {
   double mutation_prob = 0.1;  // per knob: replace the value by a uniformly random one
   size_t budget = 0;           // trials the run expects (tune and compare pass --trials); 0: unknown
 
-  size_t Population() const;   // pop_size, or the one scaled to the budget
+  size_t Population() const;  // pop_size, or the one scaled to the budget
 
   static const OptionTable<GaOptions>& Table();
   void Validate() const;  // throws UserError

@@ -23,11 +23,11 @@
 namespace tt {
 
 struct GbfsOptions {
-  size_t rho = 5;  // neighbours measured per expanded config (the paper's setting)
+  size_t rho = 5;             // neighbours measured per expanded config (the paper's setting)
   bool random_start = false;  // start at a random valid config instead of the untiled one
 
   static const OptionTable<GbfsOptions>& Table();
-  void Validate() const;  // throws UserError
+  void Validate() const;                                    // throws UserError
   static GbfsOptions Parse(const TunerOptionMap& options);  // throws UserError
 };
 

@@ -58,11 +58,11 @@ class GgaTuner : public Tuner {
   GgaOptions options_;
   Rng rng_;
   UnseenConfigs unseen_;
-  std::vector<ScoredConfig> parents_;              // sorted best first
-  std::vector<ScoredConfig> observed_;             // since the last breeding
-  std::unordered_map<uint64_t, size_t> genes_;     // flat index -> knob its breeding changed
+  std::vector<ScoredConfig> parents_;           // sorted best first
+  std::vector<ScoredConfig> observed_;          // since the last breeding
+  std::unordered_map<uint64_t, size_t> genes_;  // flat index -> knob its breeding changed
   std::vector<Gene> elite_genes_;
-  std::deque<Config> generation_;                  // bred, not proposed yet (marked seen)
+  std::deque<Config> generation_;  // bred, not proposed yet (marked seen)
 };
 
 }  // namespace tt

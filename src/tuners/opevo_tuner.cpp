@@ -18,16 +18,15 @@ const OptionTable<OpEvoOptions>& OpEvoOptions::Table() {
   static const OptionTable<OpEvoOptions> table{
       {"lambda", &OpEvoOptions::parents, "parents kept per generation", kAtLeastOne},
       {"rho", &OpEvoOptions::offspring, "offspring bred per generation", kAtLeastOne},
-      {"q", &OpEvoOptions::q, "mutation rate of the q-random walk; nearer 1 walks further", OptionRange{0, 1, true, true}},
+      {"q", &OpEvoOptions::q, "mutation rate of the q-random walk; nearer 1 walks further",
+       OptionRange{0, 1, true, true}},
   };
   return table;
 }
 
 void OpEvoOptions::Validate() const { CheckOptionRanges("opevo", Table(), *this); }
 
-OpEvoOptions OpEvoOptions::Parse(const TunerOptionMap& options) {
-  return ParseOptionTable("opevo", Table(), options);
-}
+OpEvoOptions OpEvoOptions::Parse(const TunerOptionMap& options) { return ParseOptionTable("opevo", Table(), options); }
 
 OpEvoTuner::OpEvoTuner(const ConfigSpace& space, uint64_t seed, OpEvoOptions options)
     : space_(space), options_(options), rng_(seed), unseen_(space) {
@@ -62,8 +61,7 @@ void OpEvoTuner::Observe(const Observation& observation) {
 std::vector<Config> OpEvoTuner::NextBatch(size_t max_size) {
   // Algorithm 1: lambda random configs first (seeded history counts), then rho children.
   const bool initial = seeded_or_proposed_ < options_.parents;
-  const size_t size =
-      std::min(max_size, initial ? options_.parents - seeded_or_proposed_ : options_.offspring);
+  const size_t size = std::min(max_size, initial ? options_.parents - seeded_or_proposed_ : options_.offspring);
   std::vector<Config> batch;
   while (batch.size() < size) {
     auto config = initial ? unseen_.Random(rng_) : NextChild();
@@ -90,14 +88,12 @@ Config OpEvoTuner::Recombine() {
   std::vector<double> fitness;
   for (const auto& p : parents_) fitness.push_back(p.scored.fitness);
   Config child(space_.num_knobs());
-  for (size_t k = 0; k < child.size(); ++k)
-    child[k] = parents_[PickByFitness(fitness, rng_)].scored.config[k];
+  for (size_t k = 0; k < child.size(); ++k) child[k] = parents_[PickByFitness(fitness, rng_)].scored.config[k];
   return child;
 }
 
 void OpEvoTuner::Mutate(Config& config) {
-  for (size_t k = 0; k < config.size(); ++k)
-    config[k] = QRandomWalk(space_.knob(k), config[k], options_.q, rng_);
+  for (size_t k = 0; k < config.size(); ++k) config[k] = QRandomWalk(space_.knob(k), config[k], options_.q, rng_);
 }
 
 }  // namespace tt

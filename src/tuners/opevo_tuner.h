@@ -18,8 +18,8 @@ struct OpEvoOptions {
   size_t offspring = 8;  // rho
   double q = 0.5;        // mutation rate in (0, 1); nearer 1 walks further (explores more)
 
-  static const OptionTable<OpEvoOptions>& Table();  // keys "lambda", "rho", "q"
-  void Validate() const;  // throws UserError
+  static const OptionTable<OpEvoOptions>& Table();           // keys "lambda", "rho", "q"
+  void Validate() const;                                     // throws UserError
   static OpEvoOptions Parse(const TunerOptionMap& options);  // throws UserError
 };
 

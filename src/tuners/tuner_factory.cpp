@@ -76,7 +76,11 @@ constexpr std::array<TunerEntry, 9> kTuners{{
      [](const ConfigSpace& space, uint64_t seed, const TunerOptionMap& options) -> std::unique_ptr<Tuner> {
        return std::make_unique<XgbTuner>(space, seed, XgbTunerOptions::Parse(options, /*transfer=*/true));
      },
-     [] { XgbTunerOptions defaults; defaults.transfer = true; return DocumentOptionTable(XgbTunerOptions::Table(true), defaults); }},
+     [] {
+       XgbTunerOptions defaults;
+       defaults.transfer = true;
+       return DocumentOptionTable(XgbTunerOptions::Table(true), defaults);
+     }},
     {"bo", "Bayesian optimization: a Gaussian process of log GFLOPS, expected improvement times the chance to run",
      [](const ConfigSpace& space, uint64_t seed, const TunerOptionMap& options) -> std::unique_ptr<Tuner> {
        return std::make_unique<BoTuner>(space, seed, BoOptions::Parse(options));
@@ -93,7 +97,8 @@ std::unique_ptr<Tuner> MakeTuner(std::string_view name, const ConfigSpace& space
 
 std::vector<TunerDoc> TunerDocs() {
   std::vector<TunerDoc> docs;
-  for (const auto& entry : kTuners) docs.push_back({std::string(entry.name), std::string(entry.summary), entry.options()});
+  for (const auto& entry : kTuners)
+    docs.push_back({std::string(entry.name), std::string(entry.summary), entry.options()});
   return docs;
 }
 

@@ -58,8 +58,8 @@ const std::string* TunerOptionReader::Find(const std::string& key) {
 }
 
 void TunerOptionReader::Fail(const std::string& key, std::string_view expected) const {
-  throw UserError("tuner option " + key + "='" + options_.at(key) + "' for tuner '" + tuner_ +
-                  "' is not " + std::string(expected));
+  throw UserError("tuner option " + key + "='" + options_.at(key) + "' for tuner '" + tuner_ + "' is not " +
+                  std::string(expected));
 }
 
 bool TunerOptionReader::Count(const std::string& key, size_t& value) {
@@ -105,8 +105,8 @@ void TunerOptionReader::RejectUnknown() const {
     if (read_.count(key)) continue;
     std::string known;
     for (const auto& k : read_) known += (known.empty() ? "" : ", ") + k;
-    throw UserError("unknown tuner option '" + key + "' for tuner '" + tuner_ + "' (known: " +
-                    (known.empty() ? "none" : known) + ")");
+    throw UserError("unknown tuner option '" + key + "' for tuner '" + tuner_ +
+                    "' (known: " + (known.empty() ? "none" : known) + ")");
   }
 }
 

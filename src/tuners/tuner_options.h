@@ -109,10 +109,14 @@ Options ParseOptionTable(std::string_view tuner, const OptionTable<Options>& tab
         [&](auto member) {
           using Value = typename MemberValue<decltype(member)>::type;
           Value& value = base.*member;
-          if constexpr (std::is_same_v<Value, size_t>) reader.Count(key, value);
-          else if constexpr (std::is_same_v<Value, double>) reader.Real(key, value);
-          else if constexpr (std::is_same_v<Value, bool>) reader.Switch(key, value);
-          else reader.Choice(key, field.choices, value);
+          if constexpr (std::is_same_v<Value, size_t>)
+            reader.Count(key, value);
+          else if constexpr (std::is_same_v<Value, double>)
+            reader.Real(key, value);
+          else if constexpr (std::is_same_v<Value, bool>)
+            reader.Switch(key, value);
+          else
+            reader.Choice(key, field.choices, value);
         },
         field.member);
   }

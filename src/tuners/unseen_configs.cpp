@@ -23,8 +23,7 @@ bool InSpace(const ConfigSpace& space, const Config& config) {
 UnseenConfigs::UnseenConfigs(const ConfigSpace& space) : space_(space) {
   // Size() saturates, and then flat indices would collide.
   if (space.Size() == UINT64_MAX)
-    throw UserError("config space with " + std::to_string(space.num_knobs()) +
-                    " knobs is too large to search");
+    throw UserError("config space with " + std::to_string(space.num_knobs()) + " knobs is too large to search");
 }
 
 void UnseenConfigs::MarkSeen(const Config& config) {

@@ -16,10 +16,10 @@ struct WarmStartCandidate {
 
 // A trial of another workload for a model to learn from, with that workload's features.
 struct TransferSample {
-  KnobValues values;                   // knob values as recorded (the other workload's extents)
+  KnobValues values;  // knob values as recorded (the other workload's extents)
   std::vector<float> workload_features;
-  double gflops = 0;                   // 0 for failures
-  double similarity = 0;               // match score of its workload with this task's
+  double gflops = 0;      // 0 for failures
+  double similarity = 0;  // match score of its workload with this task's
   // What it was recorded on, when samples come from several devices (cross-device warm start:
   // one index per device); samples of one source share a scale, sources do not.
   int source = 0;

@@ -56,9 +56,11 @@ std::vector<size_t> XgbTuner::FilterTransfer() {
   const auto best = std::max_element(fitness_.begin(), fitness_.end());
   const bool have_best = best != fitness_.end() && *best > 0;
   if (have_best) target = Features({observed_[static_cast<size_t>(best - fitness_.begin())]}).values;
-  std::copy(workload_features_.begin(), workload_features_.end(), target.begin() + static_cast<std::ptrdiff_t>(config_cols));
+  std::copy(workload_features_.begin(), workload_features_.end(),
+            target.begin() + static_cast<std::ptrdiff_t>(config_cols));
   const std::vector<double> weights =
-      importance_.empty() ? std::vector<double>(transfer_.cols, 1.0 / static_cast<double>(transfer_.cols)) : importance_;
+      importance_.empty() ? std::vector<double>(transfer_.cols, 1.0 / static_cast<double>(transfer_.cols))
+                          : importance_;
 
   std::vector<std::pair<double, size_t>> scored;
   for (size_t r = 0; r < transfer_.rows; ++r) {
@@ -68,8 +70,9 @@ std::vector<size_t> XgbTuner::FilterTransfer() {
     scored.push_back({std::exp(-distance) * transfer_similarity_[r], r});
   }
   const size_t keep = std::min(options_.transfer_keep, scored.size());
-  std::partial_sort(scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(keep), scored.end(),
-                    [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
+  std::partial_sort(
+      scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(keep), scored.end(),
+      [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
   std::vector<size_t> rows;
   for (size_t i = 0; i < keep; ++i) rows.push_back(scored[i].second);
   return rows;

@@ -19,18 +19,18 @@ namespace tt {
 struct XgbTunerOptions {
   std::string objective = "rank";  // or "reg"
   size_t plan_size = 64;
-  size_t train_every = 0;   // observations between fits, 0 for plan_size; the first fit waits for this many
-  double epsilon = 0.05;    // share of proposals drawn at random instead of from the plan
+  size_t train_every = 0;  // observations between fits, 0 for plan_size; the first fit waits for this many
+  double epsilon = 0.05;   // share of proposals drawn at random instead of from the plan
   size_t sa_walkers = 128;
   size_t sa_steps = 200;
-  size_t sa_early_stop = 50;  // steps without a change to the plan that end the annealing
-  bool transfer = false;      // xgb-tl
-  size_t transfer_keep = 256; // history rows kept by the filter for each fit
+  size_t sa_early_stop = 50;          // steps without a change to the plan that end the annealing
+  bool transfer = false;              // xgb-tl
+  size_t transfer_keep = 256;         // history rows kept by the filter for each fit
   double importance_smoothing = 0.5;  // weight of the newest split counts in the moving average
 
   // xgb's keys; for xgb-tl (transfer on) also "transfer_keep" and "importance_smoothing".
   static const OptionTable<XgbTunerOptions>& Table(bool transfer);
-  void Validate() const;  // throws UserError
+  void Validate() const;                                                               // throws UserError
   static XgbTunerOptions Parse(const TunerOptionMap& options, bool transfer = false);  // throws UserError
 };
 

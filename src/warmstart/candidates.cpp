@@ -52,7 +52,8 @@ CandidateSearch FindCandidates(const TrialHistory& history, const HistoryScope& 
     }
   }
   search.workloads = static_cast<int64_t>(bounded.size());
-  std::stable_sort(bounded.begin(), bounded.end(), [](const Bounded& a, const Bounded& b) { return a.bound > b.bound; });
+  std::stable_sort(bounded.begin(), bounded.end(),
+                   [](const Bounded& a, const Bounded& b) { return a.bound > b.bound; });
 
   std::priority_queue<double, std::vector<double>, std::greater<>> kept_metrics;  // the best `limit`
   for (const Bounded& w : bounded) {
@@ -64,8 +65,8 @@ CandidateSearch FindCandidates(const TrialHistory& history, const HistoryScope& 
       if (!values) continue;
       const double gamma = Utilisation(*values, target_extents.exact);
       const double metric = FilterMetric(trial.gflops, gamma, w.score, options.omega);
-      search.records.push_back({w.recorded->workload, trial.config_key, std::move(*values), trial.gflops, w.score,
-                                gamma, metric});
+      search.records.push_back(
+          {w.recorded->workload, trial.config_key, std::move(*values), trial.gflops, w.score, gamma, metric});
       kept_metrics.push(metric);
       if (kept_metrics.size() > options.limit) kept_metrics.pop();
     }

@@ -44,8 +44,10 @@ std::vector<std::string> NameTokens(const std::string& name) {
     word.clear();
   };
   for (char c : Lower(name)) {
-    if (std::isalpha(static_cast<unsigned char>(c))) word += c;
-    else flush();
+    if (std::isalpha(static_cast<unsigned char>(c)))
+      word += c;
+    else
+      flush();
   }
   flush();
   std::sort(tokens.begin(), tokens.end());
@@ -122,11 +124,13 @@ CrossDeviceStart CrossDeviceWarmStart(const TrialHistory& store, const Workload&
         const bool repeated = std::any_of(chosen.begin(), chosen.end(), [&](const DeviceSource& s) {
           return s.device.Fingerprint() == recorded[i].second.Fingerprint();
         });
-        if (!repeated) chosen.push_back({recorded[i].second, recorded[i].first, DeviceSimilarity(target, recorded[i].second), 0});
+        if (!repeated)
+          chosen.push_back({recorded[i].second, recorded[i].first, DeviceSimilarity(target, recorded[i].second), 0});
       }
       if (!found) {
         std::string known;
-        for (size_t i = 0; i < recorded.size(); ++i) known += fmt::format("{}{}: {}", known.empty() ? "" : "; ", i, recorded[i].second.name);
+        for (size_t i = 0; i < recorded.size(); ++i)
+          known += fmt::format("{}{}: {}", known.empty() ? "" : "; ", i, recorded[i].second.name);
         throw UserError("no recorded device matches '" + spec + "' for this task (" + known + ")");
       }
     }

@@ -18,8 +18,8 @@ namespace tt {
 // What is known of a device for comparing it with another. Vendor and type come from the
 // name when the limits are unknown (an imported device).
 struct DeviceFeatures {
-  std::string vendor;  // "nvidia", "amd", "intel", "arm", "qualcomm", "apple", or "" when unknown
-  std::string type;    // "cpu", "gpu", ... or "" when unknown
+  std::string vendor;                    // "nvidia", "amd", "intel", "arm", "qualcomm", "apple", or "" when unknown
+  std::string type;                      // "cpu", "gpu", ... or "" when unknown
   std::vector<std::string> name_tokens;  // the name's words without digits: "rtx", "a"
   double compute_units = 0, max_work_group_size = 0, local_mem_bytes = 0, global_mem_bytes = 0;  // 0: unknown
 };

@@ -135,8 +135,7 @@ SimilarWorkloadsStart SimilarWorkloadsWarmStart(const TrialHistory& history, con
   return start;
 }
 
-FlowChoice ChooseFlow(const TrialHistory& store, const FlowTask& task, uint64_t seed,
-                      const FlowOptions& options) {
+FlowChoice ChooseFlow(const TrialHistory& store, const FlowTask& task, uint64_t seed, const FlowOptions& options) {
   const auto& t = task.kernel_template;
   const HistoryScope scope{store.TemplateVersions(t.name, t.knob_schema, t.source_hash),
                            options.any_device ? 0 : task.ids.device};
@@ -147,8 +146,7 @@ FlowChoice ChooseFlow(const TrialHistory& store, const FlowTask& task, uint64_t 
     candidates.per_workload = static_cast<int64_t>(kEvery);
     candidates.limit = kEvery;
   }
-  const CandidateSearch search =
-      FindCandidates(store, scope, task.workload, TargetExtentsOf(*task.space), candidates);
+  const CandidateSearch search = FindCandidates(store, scope, task.workload, TargetExtentsOf(*task.space), candidates);
   const std::vector<Observation> exact = TaskHistory(store, task.ids, *task.space, task.retry_transient);
 
   FlowChoice choice;
@@ -174,17 +172,20 @@ FlowChoice ChooseFlow(const TrialHistory& store, const FlowTask& task, uint64_t 
   choice.seeded = exact.size();
 
   if (choice.flow == "exact")
-    choice.explanation = fmt::format("auto: exact history ({} trials of this task, never measured again); gga goes on "
-                                     "from them and {} adapted records; {}",
-                                     exact.size(), choice.primed, Describe(search));
+    choice.explanation = fmt::format(
+        "auto: exact history ({} trials of this task, never measured again); gga goes on "
+        "from them and {} adapted records; {}",
+        exact.size(), choice.primed, Describe(search));
   else if (choice.flow == "gga")
-    choice.explanation = fmt::format("auto: gga flow: {} >= threshold {:.2f}; first population from the best of {} adapted records",
-                                     Describe(search), options.threshold, choice.primed);
+    choice.explanation =
+        fmt::format("auto: gga flow: {} >= threshold {:.2f}; first population from the best of {} adapted records",
+                    Describe(search), options.threshold, choice.primed);
   else
-    choice.explanation = fmt::format("auto: xgb-tl flow: {} below threshold {:.2f}; model pre-trained on {} records, {}",
-                                     Describe(search), options.threshold, choice.primed,
-                                     options.filter ? "filtered by feature importance and match score at every fit"
-                                                    : "all of them at every fit (filter=0)");
+    choice.explanation =
+        fmt::format("auto: xgb-tl flow: {} below threshold {:.2f}; model pre-trained on {} records, {}",
+                    Describe(search), options.threshold, choice.primed,
+                    options.filter ? "filtered by feature importance and match score at every fit"
+                                   : "all of them at every fit (filter=0)");
   return choice;
 }
 

@@ -17,16 +17,16 @@
 namespace tt {
 
 struct FlowOptions {
-  double threshold = 0.6;  // match score from which gga is taken
-  double omega = 2;        // weight of the match score in the filtering metric
-  bool any_device = false; // history of other devices counts too
+  double threshold = 0.6;   // match score from which gga is taken
+  double omega = 2;         // weight of the match score in the filtering metric
+  bool any_device = false;  // history of other devices counts too
   // xgb-tl trains on the records filtered by the metric and by feature importance; false
   // trains on every ok record of every workload read (the paper's unfiltered baseline, Fig. 4).
   bool filter = true;
   // Options of the tuner a flow takes, given as "gga.pop_size=8" or "xgb-tl.plan_size=8".
   std::map<std::string, TunerOptionMap> flow_tuner_options;
 
-  static const OptionTable<FlowOptions>& Table();  // its own options, without the passed-on ones
+  static const OptionTable<FlowOptions>& Table();           // its own options, without the passed-on ones
   static FlowOptions Parse(const TunerOptionMap& options);  // throws UserError
   static constexpr const char* kFlowTuners[] = {"gga", "xgb-tl"};
 };
@@ -40,17 +40,16 @@ struct FlowTask {
 };
 
 struct FlowChoice {
-  std::string flow;         // "exact", "gga" or "xgb-tl"
-  std::string tuner;        // the tuner's name
+  std::string flow;             // "exact", "gga" or "xgb-tl"
+  std::string tuner;            // the tuner's name
   std::unique_ptr<Tuner> made;  // seeded and primed
-  std::string explanation;  // one line: best match, its score, how many records
-  size_t seeded = 0;        // trials of this task given to Seed
-  size_t primed = 0;        // adapted candidates or transfer samples given to Prime
+  std::string explanation;      // one line: best match, its score, how many records
+  size_t seeded = 0;            // trials of this task given to Seed
+  size_t primed = 0;            // adapted candidates or transfer samples given to Prime
 };
 
 // Reads the history of `store`; the tuner is seeded and primed, ready for NextBatch.
-FlowChoice ChooseFlow(const TrialHistory& store, const FlowTask& task, uint64_t seed,
-                      const FlowOptions& options = {});
+FlowChoice ChooseFlow(const TrialHistory& store, const FlowTask& task, uint64_t seed, const FlowOptions& options = {});
 
 // Other workloads' records of the task's template on the task's device (earlier runs, and the
 // finished batches of this one), as a warm start for a tuner other than auto: the records of

@@ -1,11 +1,10 @@
 // Valid batch_matmul configurations compute the right answer on the default OpenCL device,
 // for every transposition: each result is checked element by element against the CPU
 // reference by the worker.
-#include "cli/on_device.h"
-
 #include <map>
 #include <set>
 
+#include "cli/on_device.h"
 #include "ops/matmul_templates.h"
 
 namespace tt {
@@ -52,12 +51,12 @@ TEST_P(BatchMatmulOnDevice, CoveringSampleOfValidConfigsIsCorrect) {
 
 // 3,7,13,5: primes leave only vec 1 on exact splits (13 is also rounded up to 16); 2,16,32,8:
 // every vector width up to 16.
-INSTANTIATE_TEST_SUITE_P(
-    Transpositions, BatchMatmulOnDevice,
-    ::testing::Values(Case{"3,7,13,5", {}, 2}, Case{"2,16,32,8", {}, 4}, Case{"3,7,13,5", {"transpose_a"}, 2},
-                      Case{"2,16,32,8", {"transpose_a"}, 4}, Case{"3,7,13,5", {"transpose_b"}, 2},
-                      Case{"2,16,32,8", {"transpose_b"}, 4}, Case{"3,7,13,5", {"transpose_a", "transpose_b"}, 2},
-                      Case{"2,16,32,8", {"transpose_a", "transpose_b"}, 4}));
+INSTANTIATE_TEST_SUITE_P(Transpositions, BatchMatmulOnDevice,
+                         ::testing::Values(Case{"3,7,13,5", {}, 2}, Case{"2,16,32,8", {}, 4},
+                                           Case{"3,7,13,5", {"transpose_a"}, 2}, Case{"2,16,32,8", {"transpose_a"}, 4},
+                                           Case{"3,7,13,5", {"transpose_b"}, 2}, Case{"2,16,32,8", {"transpose_b"}, 4},
+                                           Case{"3,7,13,5", {"transpose_a", "transpose_b"}, 2},
+                                           Case{"2,16,32,8", {"transpose_a", "transpose_b"}, 4}));
 
 // 61, 125 and 29 are rounded up to 64, 128 and 32: three configs with partial last tiles
 // along all three, reading B from global memory, staged in local memory (with A) and packed,

@@ -29,11 +29,10 @@ TEST(Conv2dImplicitGemmOnDevice, EveryWidthAndStagingIsCorrectOnPrunedAndOddShap
   OpenClMeasurer measurer(QuickMeasureOptions());
   const std::vector<int64_t> widths = FloatVectorWidths(measurer.limits(), 4);
   const KernelTemplate& t = Conv2dImplicitGemmTemplate();
-  const std::vector<const char*> shapes = {"n=1,ci=57,h=7,w=7,co=117,kh=3,kw=3,stride=1,pad=1",
-                                           "n=2,ci=5,h=9,w=14,co=203,kh=1,kw=1,stride=1,pad=0",
-                                           "n=1,ci=6,h=13,w=14,co=57,kh=1,kw=1,stride=2,pad=0",
-                                           "n=1,ci=3,h=23,w=21,co=20,kh=7,kw=7,stride=2,pad=3",
-                                           "n=1,ci=2,h=8,w=14,co=19,kh=3,kw=3,stride=1,pad=3,dilation=2"};
+  const std::vector<const char*> shapes = {
+      "n=1,ci=57,h=7,w=7,co=117,kh=3,kw=3,stride=1,pad=1", "n=2,ci=5,h=9,w=14,co=203,kh=1,kw=1,stride=1,pad=0",
+      "n=1,ci=6,h=13,w=14,co=57,kh=1,kw=1,stride=2,pad=0", "n=1,ci=3,h=23,w=21,co=20,kh=7,kw=7,stride=2,pad=3",
+      "n=1,ci=2,h=8,w=14,co=19,kh=3,kw=3,stride=1,pad=3,dilation=2"};
   for (size_t i = 0; i < shapes.size(); ++i) {
     const Workload w = ParseWorkload("conv2d", shapes[i]);
     const ConfigSpace space = t.Space(w, measurer.limits());
@@ -52,16 +51,19 @@ TEST(Conv2dImplicitGemmOnDevice, InteriorAndWholeRowPathsAreCorrect) {
   OpenClMeasurer measurer(QuickMeasureOptions());
   const KernelTemplate& t = Conv2dImplicitGemmTemplate();
   const std::vector<std::pair<const char*, KnobValue>> cases = {
-      {"n=1,ci=4,h=10,w=16,co=20,kh=3,kw=3,stride=1,pad=1", {10, 2, 2, 4}},   // N = 160
-      {"n=1,ci=3,h=21,w=32,co=17,kh=3,kw=3,stride=2,pad=1", {11, 2, 2, 4}},   // N = 11 * 16
-      {"n=2,ci=3,h=7,w=7,co=20,kh=3,kw=3,stride=1,pad=1", {7, 1, 1, 14}},     // runs of 2 rows
-      {"n=1,ci=3,h=7,w=7,co=20,kh=3,kw=3,stride=1,pad=1", {1, 1, 8, 7}},      // N = 49 -> 56
+      {"n=1,ci=4,h=10,w=16,co=20,kh=3,kw=3,stride=1,pad=1", {10, 2, 2, 4}},  // N = 160
+      {"n=1,ci=3,h=21,w=32,co=17,kh=3,kw=3,stride=2,pad=1", {11, 2, 2, 4}},  // N = 11 * 16
+      {"n=2,ci=3,h=7,w=7,co=20,kh=3,kw=3,stride=1,pad=1", {7, 1, 1, 14}},    // runs of 2 rows
+      {"n=1,ci=3,h=7,w=7,co=20,kh=3,kw=3,stride=1,pad=1", {1, 1, 8, 7}},     // N = 49 -> 56
       {"n=1,ci=2,h=12,w=13,co=17,kh=3,kw=3,stride=2,pad=2,dilation=2", {3, 1, 2, 7}}};
   for (const auto& [shape, tile_y] : cases) {
     const Workload w = ParseWorkload("conv2d", shape);
     const ConfigSpace space = t.Space(w, measurer.limits());
-    const Config c = Pick(space, {{"tile_x", {2, 1, 2, 8}}, {"tile_y", tile_y}, {"tile_k", {1, 9, ConvShape::Of(w).ci}},
-                                  {"vec", {4}}, {"local_b", {0}}});
+    const Config c = Pick(space, {{"tile_x", {2, 1, 2, 8}},
+                                  {"tile_y", tile_y},
+                                  {"tile_k", {1, 9, ConvShape::Of(w).ci}},
+                                  {"vec", {4}},
+                                  {"local_b", {0}}});
     ASSERT_TRUE(space.IsValid(c)) << shape << ": " << *space.WhyInvalid(c);
     ExpectAllCorrect(measurer, t, w, space, {c});
   }

@@ -2,7 +2,6 @@
 // stress the edges: odd channel counts, sizes no tile divides, strides 1, 2 and 4, padding
 // 0 to 3, dilation 2, batch 1 and 2.
 #include "cli/on_device.h"
-
 #include "ops/conv2d_templates.h"
 
 namespace tt {
@@ -57,10 +56,10 @@ TEST(Conv2dOnDevice, UnrollVariantsAreCorrect) {
 // The vector sketch with 4-, 8- and 16-wide vectors: contiguous loads at stride 1, lane by
 // lane at the padded edges, at stride 2 and with dilation.
 TEST(Conv2dOnDevice, WideVectorsAreCorrectAtEdgesStridesAndDilation) {
-  testing::ExpectWideVectorsCorrect(Conv2dDirectVecTemplate(),
-                                    {"n=1,ci=3,h=9,w=16,co=4,kh=3,kw=3,stride=1,pad=1",
-                                     "n=2,ci=3,h=11,w=32,co=5,kh=3,kw=3,stride=2,pad=1",
-                                     "n=1,ci=2,h=8,w=14,co=3,kh=3,kw=3,stride=1,pad=3,dilation=2"});
+  testing::ExpectWideVectorsCorrect(
+      Conv2dDirectVecTemplate(),
+      {"n=1,ci=3,h=9,w=16,co=4,kh=3,kw=3,stride=1,pad=1", "n=2,ci=3,h=11,w=32,co=5,kh=3,kw=3,stride=2,pad=1",
+       "n=1,ci=2,h=8,w=14,co=3,kh=3,kw=3,stride=1,pad=3,dilation=2"});
 }
 
 }  // namespace

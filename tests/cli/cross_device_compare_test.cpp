@@ -30,8 +30,10 @@ TEST(CompareWarmFrom, ReplaysEachTunerColdAndWarmAndReportsTheGain) {
   ScratchDir dir;
   const std::string db = ImportBoth(dir);
   const std::string runs = (dir.path() / "runs.jsonl").string();
-  const auto r = RunProgram(kProgram + " compare --space convolution_kernel --device W6600 --warm-from A4000"
-                                       " --tuners bo,random --seeds 4 --trials 60 --runs-out " + runs + " --db " + db,
+  const auto r = RunProgram(kProgram +
+                                " compare --space convolution_kernel --device W6600 --warm-from A4000"
+                                " --tuners bo,random --seeds 4 --trials 60 --runs-out " +
+                                runs + " --db " + db,
                             dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("Warm start from NVIDIA RTX A4000 (similarity 0."), std::string::npos) << r.out;
@@ -56,8 +58,10 @@ TEST(CompareWarmFrom, ReplaysEachTunerColdAndWarmAndReportsTheGain) {
 TEST(CompareWarmFrom, RefusesTheTunedDeviceAndUnknownOnes) {
   ScratchDir dir;
   const std::string db = ImportBoth(dir);
-  const std::string base = kProgram + " compare --space convolution_kernel --device W6600 --tuners bo --seeds 1"
-                                      " --trials 10 --db " + db + " --warm-from ";
+  const std::string base = kProgram +
+                           " compare --space convolution_kernel --device W6600 --tuners bo --seeds 1"
+                           " --trials 10 --db " +
+                           db + " --warm-from ";
   auto r = RunProgram(base + "W6600", dir.path());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("names the device being tuned"), std::string::npos) << r.err;

@@ -61,7 +61,8 @@ const Fault kFaults[] = {
        testing::OverwriteMiddleThird(db.string());
      },
      "corrupt"},
-    {"Foreign", [](const fs::path& db, const fs::path& s) { Sqlite(db, "CREATE TABLE t(x); INSERT INTO t VALUES (1);", s); },
+    {"Foreign",
+     [](const fs::path& db, const fs::path& s) { Sqlite(db, "CREATE TABLE t(x); INSERT INTO t VALUES (1);", s); },
      "not a tensortune database"},
     {"NewerVersion",
      [](const fs::path& db, const fs::path& s) {
@@ -82,7 +83,8 @@ TEST(DatabaseFaults, EveryUnusableFileIsRefusedAndLeftUnchanged) {
     fault.make(db, scratch.path());
     const uint64_t before = Checksum(db);
     const auto files_before = FilesIn(dir.path());
-    for (const char* command : {" tune --trials 1 --op gemm --shape 8,8,8", " sweep --limit 1 --op gemm --shape 8,8,8"}) {
+    for (const char* command :
+         {" tune --trials 1 --op gemm --shape 8,8,8", " sweep --limit 1 --op gemm --shape 8,8,8"}) {
       const auto r = RunProgram(kProgram + command + " --min-time 0.01 --db " + db.string(), scratch.path());
       EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.out << r.err;
       EXPECT_NE(r.err.find(fault.message), std::string::npos) << r.err;

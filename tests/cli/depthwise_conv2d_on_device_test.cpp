@@ -2,7 +2,6 @@
 // that stress the edges: odd channel counts, sizes no tile divides, strides 1, 2 and 4,
 // padding 0 to 3, dilation 2, batch 1 and 3, and the unrolled variants.
 #include "cli/on_device.h"
-
 #include "ops/depthwise_conv2d_template.h"
 
 namespace tt {
@@ -51,19 +50,19 @@ TEST(DepthwiseOnDevice, UnrollVariantsAreCorrect) {
 // The vector sketch with 4-, 8- and 16-wide vectors: contiguous loads at stride 1, lane by
 // lane at stride 2, and with dilation.
 TEST(DepthwiseOnDevice, WideVectorsAreCorrectAtStridesAndDilation) {
-  testing::ExpectWideVectorsCorrect(DepthwiseConv2dVecTemplate(),
-                                    {"n=2,c=5,h=9,w=16,kh=3,kw=3,stride=1,pad=1",
-                                     "n=1,c=3,h=11,w=32,kh=3,kw=3,stride=2,pad=1",
-                                     "n=1,c=4,h=8,w=14,kh=3,kw=3,stride=1,pad=3,dilation=2"});
+  testing::ExpectWideVectorsCorrect(
+      DepthwiseConv2dVecTemplate(),
+      {"n=2,c=5,h=9,w=16,kh=3,kw=3,stride=1,pad=1", "n=1,c=3,h=11,w=32,kh=3,kw=3,stride=2,pad=1",
+       "n=1,c=4,h=8,w=14,kh=3,kw=3,stride=1,pad=3,dilation=2"});
 }
 
 // The channel-vector sketch on pruned channel counts (padding lanes in the last block) and
 // rows no pixel block divides, at every vector width the device has.
 TEST(DepthwiseOnDevice, ChannelVectorsAreCorrectOnPrunedChannels) {
-  testing::ExpectWideVectorsCorrect(DepthwiseConv2dNchwcTemplate(),
-                                    {"n=1,c=57,h=7,w=14,kh=3,kw=3,stride=1,pad=1",
-                                     "n=2,c=117,h=9,w=14,kh=3,kw=3,stride=2,pad=1",
-                                     "n=1,c=19,h=8,w=14,kh=3,kw=3,stride=1,pad=3,dilation=2"});
+  testing::ExpectWideVectorsCorrect(
+      DepthwiseConv2dNchwcTemplate(),
+      {"n=1,c=57,h=7,w=14,kh=3,kw=3,stride=1,pad=1", "n=2,c=117,h=9,w=14,kh=3,kw=3,stride=2,pad=1",
+       "n=1,c=19,h=8,w=14,kh=3,kw=3,stride=1,pad=3,dilation=2"});
 }
 
 }  // namespace

@@ -27,8 +27,13 @@ std::string MixedHistory(const std::filesystem::path& dir) {
   DeviceInfo device{"Test platform", "recorded-cpu", "1.0", "cpu", 2, 4096, 512 * 1024, 1 << 30};
   const TaskIds ids = store->EnsureTask(w, 1, {"gemm_tiled", "gemm", GemmTiledTemplate().SourceHash()}, device);
   const ConfigSpace space = GemmTiledTemplate().Space(w, {4096, 512 * 1024});
-  TrialRecord failed{space.Key(space.FromIndex(1)), space.ToJson(space.FromIndex(1)),
-                     MeasureResult::Failure(MeasureStatus::kWrongAnswer, "differs"), 0, 0, "", ""};
+  TrialRecord failed{space.Key(space.FromIndex(1)),
+                     space.ToJson(space.FromIndex(1)),
+                     MeasureResult::Failure(MeasureStatus::kWrongAnswer, "differs"),
+                     0,
+                     0,
+                     "",
+                     ""};
   failed.result.compile_s = 0.25;
   store->RecordBatch(store->BeginRun(ids, {"random", "", 1, "test", 1}), ids, {failed});
   return db;

@@ -15,7 +15,8 @@ using testing::RunProgram;
 using testing::ScratchDir;
 
 TEST(FaultyKernels, EachCostsOneTrialWithEveryTuner) {
-  const nlohmann::json one_each = {{"ok", 1}, {"runtime_error", 1}, {"timeout", 1}, {"wrong_answer", 1}, {"compile_error", 1}};
+  const nlohmann::json one_each = {
+      {"ok", 1}, {"runtime_error", 1}, {"timeout", 1}, {"wrong_answer", 1}, {"compile_error", 1}};
   for (const auto& tuner : TunerNames()) {
     SCOPED_TRACE(tuner);
     ScratchDir dir;

@@ -1,11 +1,10 @@
 // Valid GEMM configurations compute the right answer on the default OpenCL device: each
 // result is checked element by element against the CPU reference by the worker.
-#include "cli/on_device.h"
-
 #include <algorithm>
 #include <map>
 #include <set>
 
+#include "cli/on_device.h"
 #include "ops/matmul_templates.h"
 #include "ops/template_test_util.h"
 
@@ -49,7 +48,8 @@ TEST(GemmOnDevice, PackedPanelsPastTheLastColumnAreCorrect) {
     const ConfigSpace space = gemm.Space(w, measurer.limits());
     std::vector<Config> sample;
     for (const Config& c : testing::RandomValidConfigs(space, 2000, 13))
-      if (sample.size() < 2 && space.Scalar(c, "pack_b") && testing::PartialTiles(space, c) == "nk") sample.push_back(c);
+      if (sample.size() < 2 && space.Scalar(c, "pack_b") && testing::PartialTiles(space, c) == "nk")
+        sample.push_back(c);
     ASSERT_EQ(sample.size(), 2u) << shape;
     testing::ExpectAllCorrect(measurer, gemm, w, space, sample);
   }
@@ -84,15 +84,30 @@ TEST(GemmOnDevice, LargeTilesOfAPrimeSizedGemmAreCorrect) {
   const Workload w = ParseWorkload("gemm", "1023,1021,1019");
   const ConfigSpace space = gemm.Space(w, measurer.limits());
   using Values = std::map<std::string, KnobValue>;
-  std::vector<Values> picks = {
-      {{"tile_x", {32, 1, 8, 4}}, {"tile_y", {16, 1, 4, 16}}, {"tile_k", {128, 4, 2}}, {"vec", {16}}, {"local_b", {1}},
-       {"auto_unroll_max_step", {16}}},
-      {{"tile_x", {64, 2, 4, 2}}, {"tile_y", {32, 2, 4, 4}}, {"tile_k", {128, 2, 4}}, {"vec", {4}}, {"local_a", {1}},
-       {"local_b", {1}}, {"auto_unroll_max_step", {512}}},
-      {{"tile_x", {64, 1, 4, 4}}, {"tile_y", {128, 1, 2, 4}}, {"tile_k", {128, 8, 1}}, {"vec", {4}},
-       {"auto_unroll_max_step", {16}}},
-      {{"tile_x", {32, 1, 8, 4}}, {"tile_y", {16, 1, 4, 16}}, {"tile_k", {128, 4, 2}}, {"vec", {16}}, {"pack_b", {1}},
-       {"auto_unroll_max_step", {16}}}};
+  std::vector<Values> picks = {{{"tile_x", {32, 1, 8, 4}},
+                                {"tile_y", {16, 1, 4, 16}},
+                                {"tile_k", {128, 4, 2}},
+                                {"vec", {16}},
+                                {"local_b", {1}},
+                                {"auto_unroll_max_step", {16}}},
+                               {{"tile_x", {64, 2, 4, 2}},
+                                {"tile_y", {32, 2, 4, 4}},
+                                {"tile_k", {128, 2, 4}},
+                                {"vec", {4}},
+                                {"local_a", {1}},
+                                {"local_b", {1}},
+                                {"auto_unroll_max_step", {512}}},
+                               {{"tile_x", {64, 1, 4, 4}},
+                                {"tile_y", {128, 1, 2, 4}},
+                                {"tile_k", {128, 8, 1}},
+                                {"vec", {4}},
+                                {"auto_unroll_max_step", {16}}},
+                               {{"tile_x", {32, 1, 8, 4}},
+                                {"tile_y", {16, 1, 4, 16}},
+                                {"tile_k", {128, 4, 2}},
+                                {"vec", {16}},
+                                {"pack_b", {1}},
+                                {"auto_unroll_max_step", {16}}}};
   const std::vector<int64_t> widths = FloatVectorWidths(measurer.limits(), 1);
   std::vector<Config> configs;
   for (Values& pick : picks) {
@@ -115,15 +130,21 @@ TEST(GemmOnDevice, LargeLocalMemoryWorkGroupsDoNotOverflowTheDriversStack) {
   if (measurer.limits().max_work_group_size < 4096) GTEST_SKIP() << "the device's work-groups are smaller";
   const Workload w = ParseWorkload("gemm", "1024,1024,128");
   const ConfigSpace space = gemm.Space(w, measurer.limits());
-  const Config c = testing::Pick(space, {{"tile_x", {8, 1, 64, 2}}, {"tile_y", {8, 1, 64, 2}}, {"tile_k", {2, 8, 8}},
-                                         {"vec", {1}}, {"local_a", {1}}, {"local_b", {1}},
+  const Config c = testing::Pick(space, {{"tile_x", {8, 1, 64, 2}},
+                                         {"tile_y", {8, 1, 64, 2}},
+                                         {"tile_k", {2, 8, 8}},
+                                         {"vec", {1}},
+                                         {"local_a", {1}},
+                                         {"local_b", {1}},
                                          {"auto_unroll_max_step", {512}}});
   ASSERT_TRUE(space.IsValid(c)) << *space.WhyInvalid(c);
   testing::ExpectAllCorrect(measurer, gemm, w, space, {c});
 }
 
 // Up to the native width: 16 floats on an AVX-512 device.
-TEST(GemmOnDevice, WideVectorsAreCorrect) { testing::ExpectWideVectorsCorrect(GemmTiledTemplate(), {"24,48,16", "9,32,7"}); }
+TEST(GemmOnDevice, WideVectorsAreCorrect) {
+  testing::ExpectWideVectorsCorrect(GemmTiledTemplate(), {"24,48,16", "9,32,7"});
+}
 
 // The row sketch on one to eight rows: columns past N (1000 and 13 are no multiple of any
 // vec x nv), edge work-items, rounded-up work-groups and each K unroll.
@@ -134,10 +155,9 @@ TEST(GemmRowsOnDevice, EveryWidthUnrollAndEdgeIsCorrect) {
     const Workload w = ParseWorkload("gemm", shape);
     const ConfigSpace space = rows.Space(w, measurer.limits());
     const auto sample = testing::CoveringSample(space, 5, [](const ConfigSpace& sp, const Config& c) {
-      return std::set<std::string>{"vec" + std::to_string(sp.Scalar(c, "vec")),
-                                   "nv" + std::to_string(sp.Scalar(c, "nv")),
-                                   "unroll" + std::to_string(sp.Scalar(c, "unroll_k")),
-                                   "wg" + std::to_string(sp.Scalar(c, "work_group") > 1)};
+      return std::set<std::string>{
+          "vec" + std::to_string(sp.Scalar(c, "vec")), "nv" + std::to_string(sp.Scalar(c, "nv")),
+          "unroll" + std::to_string(sp.Scalar(c, "unroll_k")), "wg" + std::to_string(sp.Scalar(c, "work_group") > 1)};
     });
     ASSERT_GE(sample.size(), 3u) << shape;
     testing::ExpectAllCorrect(measurer, rows, w, space, sample);

@@ -16,10 +16,10 @@ namespace tt {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::PrivateMountsWork;
 using testing::ReadFile;
 using testing::RecordSyntheticSpace;
 using testing::RunProgram;
-using testing::PrivateMountsWork;
 using testing::ScratchDir;
 
 const std::string kProgram = TENSORTUNE_BIN;
@@ -73,17 +73,20 @@ struct Forgery {
 TEST(HostileHistory, CraftedValuesNeverCrashOrEndInAnInternalError) {
   const std::vector<Forgery> forgeries = {
       {"HugeGflops", "UPDATE trials SET gflops = 1.7e308 WHERE id = 1"},
-      {"InfiniteAndNegative", "UPDATE trials SET gflops = 9e999, time_s = -1 WHERE id = 1; "
-                              "UPDATE trials SET gflops = -9e999, time_s = 9e999 WHERE id = 2"},
+      {"InfiniteAndNegative",
+       "UPDATE trials SET gflops = 9e999, time_s = -1 WHERE id = 1; "
+       "UPDATE trials SET gflops = -9e999, time_s = 9e999 WHERE id = 2"},
       {"UnknownStatus", "UPDATE trials SET status = 'bogus' WHERE id = 1"},
       {"TimesNotNumbers", "UPDATE trials SET times_json = '[1, \\\"x\\\", {}]' WHERE id = 1"},
-      {"ConfigNotAList", "UPDATE trials SET config_json = '{}' WHERE id = 1; "
-                         "UPDATE trials SET config_json = '[1, [2]]' WHERE id = 2"},
+      {"ConfigNotAList",
+       "UPDATE trials SET config_json = '{}' WHERE id = 1; "
+       "UPDATE trials SET config_json = '[1, [2]]' WHERE id = 2"},
       {"ConfigKeyGarbage", "UPDATE trials SET config_key = 'tile_x=[99999999999999999999999];vec=' WHERE id = 1"},
       {"WorkloadKeyGarbage", "UPDATE workloads SET key = 'gemm:m=1,,n=x\\nnew line'"},
       {"UnknownTemplate", "UPDATE kernel_templates SET name = 'no,such \\\"template\\\"'"},
-      {"HugeDeviceLimits", "UPDATE devices SET max_work_group_size = 9223372036854775807, "
-                           "local_mem_bytes = -1, compute_units = -5"},
+      {"HugeDeviceLimits",
+       "UPDATE devices SET max_work_group_size = 9223372036854775807, "
+       "local_mem_bytes = -1, compute_units = -5"},
       {"NetworkProgressAbsurd",
        "INSERT INTO network_runs (id, network, batch, device_id, scheduler, sketch_policy, tuner, seed, "
        "trials_requested, resume_key, command, started_at, status) VALUES (1, 'n', 1, 1, 'ucb', 'ucb', 'r', 0, -1, "
@@ -111,11 +114,13 @@ TEST(HostileHistory, CraftedValuesNeverCrashOrEndInAnInternalError) {
 TEST(HostileHistory, CsvQuotesEveryTextColumn) {
   ScratchDir dir;
   const std::string db = History(dir.path());
-  Forge(db, "UPDATE kernel_templates SET name = 'gemm,\\\"tiled\\\"'; UPDATE workloads SET key = 'ge,mm:m=16,n=16,k=16'",
+  Forge(db,
+        "UPDATE kernel_templates SET name = 'gemm,\\\"tiled\\\"'; UPDATE workloads SET key = 'ge,mm:m=16,n=16,k=16'",
         dir.path());
   const auto r = RunProgram(kProgram + " export --db " + db + " --format csv", dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::string row = r.out.substr(r.out.find('\n') + 1, r.out.find('\n', r.out.find('\n') + 1) - r.out.find('\n') - 1);
+  const std::string row =
+      r.out.substr(r.out.find('\n') + 1, r.out.find('\n', r.out.find('\n') + 1) - r.out.find('\n') - 1);
   EXPECT_NE(row.find(",\"ge,mm\","), std::string::npos) << row;
   EXPECT_NE(row.find(",\"gemm,\"\"tiled\"\"\","), std::string::npos) << row;
 }
@@ -137,7 +142,8 @@ TEST(HostileHistory, SqlThatRefusesLeavesNothingBehind) {
     EXPECT_EQ(FilesIn(dir.path()), before);
   }
   // A statement for a database that does not exist yet creates nothing when it is refused.
-  const auto r = RunProgram(kProgram + " sql --write --db " + (dir.path() / "new.db").string() + " \"SELEC 1\"", dir.path());
+  const auto r =
+      RunProgram(kProgram + " sql --write --db " + (dir.path() / "new.db").string() + " \"SELEC 1\"", dir.path());
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_EQ(FilesIn(dir.path()), before);
 }
@@ -184,12 +190,13 @@ TEST(HostileHistory, AFullDiskMarksTheRunFailedWithTheReason) {
   const fs::path mount = dir.path() / "small";
   fs::create_directory(mount);
   const std::string db = (mount / "h.db").string();
-  const auto r = RunProgram("unshare -m sh -c 'mount -t tmpfs -o size=360k tmpfs " + mount.string() + " && " + kProgram +
-                                " tune --op gemm --shape 32,32,32 --trials 60 --min-time 0.001 --batch-size 2 --db " + db +
-                                " >/dev/null; code=$?; sqlite3 " + db +
-                                " \"SELECT status, error FROM runs; "
-                                "SELECT count(*) FROM claims\"; exit $code'",
-                            dir.path());
+  const auto r =
+      RunProgram("unshare -m sh -c 'mount -t tmpfs -o size=360k tmpfs " + mount.string() + " && " + kProgram +
+                     " tune --op gemm --shape 32,32,32 --trials 60 --min-time 0.001 --batch-size 2 --db " + db +
+                     " >/dev/null; code=$?; sqlite3 " + db +
+                     " \"SELECT status, error FROM runs; "
+                     "SELECT count(*) FROM claims\"; exit $code'",
+                 dir.path());
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_NE(r.err.find("disk is full"), std::string::npos) << r.err;
   EXPECT_EQ(r.out.rfind("failed|", 0), 0u) << r.out;

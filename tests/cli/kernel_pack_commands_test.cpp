@@ -45,10 +45,11 @@ void Prepare(MixedNetwork& s, bool with_fc = true) {
                   device, 2);
   testing::Record(s.db, pw, "conv2d_oc_vec", testing::FindConfig(pw, "conv2d_oc_vec", device, any), device, 4);
   if (with_fc)
-    testing::Record(s.db, fc, "gemm_tiled", testing::FindConfig(fc, "gemm_tiled", device, [](const ConfigSpace& sp, const Config& c) {
-                      return sp.Scalar(c, "pack_b") == 1;
-                    }),
-                    device, 1);
+    testing::Record(
+        s.db, fc, "gemm_tiled",
+        testing::FindConfig(fc, "gemm_tiled", device,
+                            [](const ConfigSpace& sp, const Config& c) { return sp.Scalar(c, "pack_b") == 1; }),
+        device, 1);
 }
 
 const std::string kQuick = " --min-time 0.02 --min-runs 2";
@@ -56,7 +57,8 @@ const std::string kQuick = " --min-time 0.02 --min-runs 2";
 TEST(RunNetworkCommand, ChainsLayersThroughLayoutConversionsChecksEachAndTimesTheWhole) {
   MixedNetwork s;
   Prepare(s);
-  const auto r = RunProgram(kProgram + " run-network " + s.network + " --db " + s.db + kQuick + " --json", s.dir.path());
+  const auto r =
+      RunProgram(kProgram + " run-network " + s.network + " --db " + s.db + kQuick + " --json", s.dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["layers_total"], 5);
@@ -95,11 +97,14 @@ TEST(RunNetworkCommand, WeighsKernelsOfOtherLayoutsWithTheConversionsTheySave) {
   Prepare(s);
   const DeviceInfo device = ocl::EnumerateDevices().front().info;
   const auto any = [](const ConfigSpace&, const Config&) { return true; };
-  for (const char* shape : {"n=1,ci=3,h=12,w=12,co=20,kh=3,kw=3,stride=1,pad=1", "n=1,ci=20,h=12,w=12,co=24,kh=1,kw=1,stride=1,pad=0"}) {
+  for (const char* shape :
+       {"n=1,ci=3,h=12,w=12,co=20,kh=3,kw=3,stride=1,pad=1", "n=1,ci=20,h=12,w=12,co=24,kh=1,kw=1,stride=1,pad=0"}) {
     const Workload w = ParseWorkload("conv2d", shape);
-    testing::Record(s.db, w, "conv2d_oc_vec_nchwc", testing::FindConfig(w, "conv2d_oc_vec_nchwc", device, any), device, 0.5);
+    testing::Record(s.db, w, "conv2d_oc_vec_nchwc", testing::FindConfig(w, "conv2d_oc_vec_nchwc", device, any), device,
+                    0.5);
   }
-  const auto r = RunProgram(kProgram + " run-network " + s.network + " --db " + s.db + kQuick + " --json", s.dir.path());
+  const auto r =
+      RunProgram(kProgram + " run-network " + s.network + " --db " + s.db + kQuick + " --json", s.dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_TRUE(j["verified"].get<bool>());
@@ -121,8 +126,8 @@ TEST(RunNetworkCommand, WeighsKernelsOfOtherLayoutsWithTheConversionsTheySave) {
   EXPECT_EQ(j["conversions"], changes);
   EXPECT_EQ(j["layout_plan"]["layers_replanned"], replanned);
 
-  const auto each = RunProgram(kProgram + " run-network " + s.network + " --db " + s.db + kQuick + " --json --fastest-each",
-                               s.dir.path());
+  const auto each = RunProgram(
+      kProgram + " run-network " + s.network + " --db " + s.db + kQuick + " --json --fastest-each", s.dir.path());
   ASSERT_EQ(each.exit_code, 0) << each.out << each.err;
   const auto k = nlohmann::json::parse(each.out);
   EXPECT_FALSE(k["layout_plan"]["weighed"].get<bool>());
@@ -140,8 +145,8 @@ TEST(RunNetworkCommand, FallbacksAreLabelledAndExactOnlyRefusesThem) {
   EXPECT_NE(r.out.find("1 of 4 kernels are fallbacks"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("over 4 of 5 layers (fallbacks have no estimate)"), std::string::npos) << r.out;
 
-  const auto strict = RunProgram(kProgram + " run-network " + s.network + " --db " + s.db + kQuick + " --exact-only",
-                                 s.dir.path());
+  const auto strict =
+      RunProgram(kProgram + " run-network " + s.network + " --db " + s.db + kQuick + " --exact-only", s.dir.path());
   EXPECT_EQ(strict.exit_code, 1) << strict.out << strict.err;
   EXPECT_NE(strict.err.find("gemm:m=8,n=40,k=24"), std::string::npos) << strict.err;
   EXPECT_EQ(strict.out, "");
@@ -151,8 +156,8 @@ TEST(ExportKernelsCommand, WritesAPackThatRunsWithoutTheDatabase) {
   MixedNetwork s;
   Prepare(s);
   const auto pack = s.dir.path() / "pack";
-  const auto e = RunProgram(kProgram + " export-kernels " + s.network + " --db " + s.db + " --out " + pack.string(),
-                            s.dir.path());
+  const auto e =
+      RunProgram(kProgram + " export-kernels " + s.network + " --db " + s.db + " --out " + pack.string(), s.dir.path());
   ASSERT_EQ(e.exit_code, 0) << e.out << e.err;
   EXPECT_NE(e.out.find("wrote " + pack.string() + "/manifest.json and 4 kernel sources"), std::string::npos) << e.out;
   const auto manifest = nlohmann::json::parse(testing::ReadFile(pack / "manifest.json"));
@@ -161,12 +166,14 @@ TEST(ExportKernelsCommand, WritesAPackThatRunsWithoutTheDatabase) {
   EXPECT_EQ(manifest["tasks"][1]["arguments"][0]["layout"], "NCHW16c");
   EXPECT_EQ(manifest["tasks"][3]["launches"][0]["kernel"], "pack_b");
   EXPECT_EQ(manifest["tasks"][3]["launches"][1]["args"], (nlohmann::json{"A", "scratch", "C"}));
-  for (const auto& t : manifest["tasks"]) EXPECT_TRUE(std::filesystem::exists(pack / t["source_file"].get<std::string>()));
+  for (const auto& t : manifest["tasks"])
+    EXPECT_TRUE(std::filesystem::exists(pack / t["source_file"].get<std::string>()));
 
-  const auto from_db = RunProgram(kProgram + " run-network " + s.network + " --db " + s.db + kQuick + " --json", s.dir.path());
+  const auto from_db =
+      RunProgram(kProgram + " run-network " + s.network + " --db " + s.db + kQuick + " --json", s.dir.path());
   std::filesystem::rename(s.db, s.dir.path() / "elsewhere.db");
-  const auto from_pack =
-      RunProgram(kProgram + " run-network " + s.network + " --pack " + pack.string() + kQuick + " --json", s.dir.path());
+  const auto from_pack = RunProgram(
+      kProgram + " run-network " + s.network + " --pack " + pack.string() + kQuick + " --json", s.dir.path());
   ASSERT_EQ(from_pack.exit_code, 0) << from_pack.out << from_pack.err;
   const auto a = nlohmann::json::parse(from_db.out), b = nlohmann::json::parse(from_pack.out);
   EXPECT_TRUE(b["verified"].get<bool>());
@@ -178,8 +185,8 @@ TEST(ExportKernelsCommand, WritesAPackThatRunsWithoutTheDatabase) {
   EXPECT_DOUBLE_EQ(a["estimated_latency_s"].get<double>(), b["estimated_latency_s"].get<double>());
 
   // The directory is written whole or not at all, and never over something else.
-  const auto again = RunProgram(kProgram + " export-kernels " + s.network + " --db " + (s.dir.path() / "elsewhere.db").string() +
-                                    " --out " + pack.string(),
+  const auto again = RunProgram(kProgram + " export-kernels " + s.network + " --db " +
+                                    (s.dir.path() / "elsewhere.db").string() + " --out " + pack.string(),
                                 s.dir.path());
   EXPECT_EQ(again.exit_code, 2);
   EXPECT_NE(again.err.find("exists and is not empty"), std::string::npos) << again.err;
@@ -189,24 +196,25 @@ TEST(ExportKernelsCommand, RefusesWhatItCannotExportAndDamagedPacksAreRefused) {
   MixedNetwork s;
   Prepare(s, /*with_fc=*/false);
   const auto pack = s.dir.path() / "pack";
-  const auto strict = RunProgram(kProgram + " export-kernels " + s.network + " --db " + s.db + " --exact-only --out " +
-                                     pack.string(),
-                                 s.dir.path());
+  const auto strict =
+      RunProgram(kProgram + " export-kernels " + s.network + " --db " + s.db + " --exact-only --out " + pack.string(),
+                 s.dir.path());
   EXPECT_EQ(strict.exit_code, 1) << strict.out << strict.err;
   EXPECT_NE(strict.err.find("nothing written"), std::string::npos) << strict.err;
   EXPECT_FALSE(std::filesystem::exists(pack));
 
-  const auto unknown = RunProgram(kProgram + " export-kernels " + s.network + " --db " + s.db +
-                                      " --device no-such-device --out " + pack.string(),
-                                  s.dir.path());
+  const auto unknown = RunProgram(
+      kProgram + " export-kernels " + s.network + " --db " + s.db + " --device no-such-device --out " + pack.string(),
+      s.dir.path());
   testing::ExpectRefusal(unknown, "no device matching 'no-such-device'", pack);
-  testing::ExpectRefusal(RunProgram(kProgram + " run-network " + s.network + " --db " + s.db + " --pack " + pack.string(),
-                                    s.dir.path()),
-                         "either --db", pack);
+  testing::ExpectRefusal(
+      RunProgram(kProgram + " run-network " + s.network + " --db " + s.db + " --pack " + pack.string(), s.dir.path()),
+      "either --db", pack);
 
-  ASSERT_EQ(RunProgram(kProgram + " export-kernels " + s.network + " --db " + s.db + " --out " + pack.string(), s.dir.path())
-                .exit_code,
-            0);
+  ASSERT_EQ(
+      RunProgram(kProgram + " export-kernels " + s.network + " --db " + s.db + " --out " + pack.string(), s.dir.path())
+          .exit_code,
+      0);
   std::string text = testing::ReadFile(pack / "manifest.json");
   text.replace(text.find("\"weight\": 2"), 11, "\"weight\": 3");
   std::ofstream(pack / "manifest.json", std::ios::trunc) << text;

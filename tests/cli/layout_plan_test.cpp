@@ -39,8 +39,8 @@ TEST(PlanLayouts, ALayerThatReadsAnInputOfItsOwnPaysNoConversion) {
 
 TEST(PlanLayouts, ConversionCostsArePerLayer) {
   // Converting into layer 2 is dear, into layer 1 cheap: only layer 2 follows its neighbour.
-  const auto plan = PlanLayouts(PointwiseDepthwisePointwise(),
-                                [](size_t layer, Layout, Layout) { return layer == 2 ? 0.3 : 0.01; });
+  const auto plan =
+      PlanLayouts(PointwiseDepthwisePointwise(), [](size_t layer, Layout, Layout) { return layer == 2 ? 0.3 : 0.01; });
   EXPECT_EQ(plan, (std::vector<size_t>{0, 0, 1}));
 }
 

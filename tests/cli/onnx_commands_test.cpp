@@ -29,7 +29,8 @@ std::map<std::string, int> TunedWeights(const nlohmann::json& entries) {
 TEST(OnnxCommands, TasksOfAResNetModelAreThoseOfTheBuiltinWithTheRestListedAsNotTuned) {
   ScratchDir dir;
   for (const char* batch : {"1", "8"}) {
-    const auto onnx = RunProgram(kProgram + " tasks " + Model("resnet18.onnx") + " --json --batch " + batch, dir.path());
+    const auto onnx =
+        RunProgram(kProgram + " tasks " + Model("resnet18.onnx") + " --json --batch " + batch, dir.path());
     ASSERT_EQ(onnx.exit_code, 0) << onnx.err;
     const auto builtin = RunProgram(kProgram + " tasks resnet18 --json --batch " + batch, dir.path());
     ASSERT_EQ(builtin.exit_code, 0) << builtin.err;
@@ -69,10 +70,10 @@ TEST(OnnxCommands, NetworksShowsOnnxModelsBesideTheBuiltins) {
 TEST(OnnxCommands, TuneNetworkTunesAnOnnxModelAndListsWhatItLeavesOut) {
   ScratchDir dir;
   const auto db = dir.path() / "h.db";
-  const auto r = RunProgram(kProgram + " tune-network " + Model("tiny_mlp.onnx") +
-                                " --batch 4 --trials 8 --batch-size 4 --min-time 0.005 --tuner random --json --db " +
-                                db.string(),
-                            dir.path());
+  const auto r =
+      RunProgram(kProgram + " tune-network " + Model("tiny_mlp.onnx") +
+                     " --batch 4 --trials 8 --batch-size 4 --min-time 0.005 --tuner random --json --db " + db.string(),
+                 dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto report = nlohmann::json::parse(r.out);
   EXPECT_EQ(report["network"], "tiny_mlp");
@@ -113,7 +114,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Broken{"DynamicWithoutValue", Model("dynamic_hw.onnx"),
                              "input 'x' has no value for its dimension 2 ('height')"},
                       Broken{"NodeAtFault", Model("bad_channels.onnx"), "node 'conv' (Conv): its weight"},
-                      Broken{"BatchOfAFixedModel", Model("fixed_batch.onnx") + " --batch 8", "--batch 8 does not apply"},
+                      Broken{"BatchOfAFixedModel", Model("fixed_batch.onnx") + " --batch 8",
+                             "--batch 8 does not apply"},
                       Broken{"MalformedInputShape", Model("dynamic_hw.onnx") + " --input-shape x=1,3,a,4",
                              "malformed --input-shape 'x=1,3,a,4'"}),
     [](const auto& info) { return std::string(info.param.name); });
@@ -123,8 +125,9 @@ TEST(OnnxCommands, MissingExternalDataIsRefusedNamingTheInitializer) {
   const auto model = dir.path() / "external_data.onnx";
   std::filesystem::copy_file(Model("external_data.onnx"), model);
   const auto db = dir.path() / "h.db";
-  ExpectRefusal(RunProgram(kProgram + " tune-network " + model.string() + " --trials 4 --db " + db.string(), dir.path()),
-                "its external data file 'external_data.onnx.data' is missing", db);
+  ExpectRefusal(
+      RunProgram(kProgram + " tune-network " + model.string() + " --trials 4 --db " + db.string(), dir.path()),
+      "its external data file 'external_data.onnx.data' is missing", db);
   std::filesystem::copy_file(Model("external_data.onnx.data"), dir.path() / "external_data.onnx.data");
   const auto r = RunProgram(kProgram + " tasks " + model.string() + " --input-shape x=5,3,32,32", dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;

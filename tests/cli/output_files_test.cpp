@@ -15,10 +15,10 @@ namespace tt {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::PrivateMountsWork;
 using testing::ReadFile;
 using testing::RecordSyntheticSpace;
 using testing::RunProgram;
-using testing::PrivateMountsWork;
 using testing::ScratchDir;
 
 const std::string kProgram = TENSORTUNE_BIN;
@@ -27,7 +27,8 @@ const std::string kProgram = TENSORTUNE_BIN;
 std::set<std::string> FilesIn(const fs::path& dir) {
   std::set<std::string> names;
   for (const auto& entry : fs::directory_iterator(dir))
-    if (entry.path().extension() != ".db-wal" && entry.path().extension() != ".db-shm") names.insert(entry.path().filename());
+    if (entry.path().extension() != ".db-wal" && entry.path().extension() != ".db-shm")
+      names.insert(entry.path().filename());
   return names;
 }
 
@@ -128,9 +129,9 @@ TEST(OutputFiles, AFullDiskUnderOutIsAnEnvironmentErrorWithItsReason) {
   const fs::path mount = dir.path() / "small";
   fs::create_directory(mount);
   for (const std::string& format : {"csv", "json"}) {
-    const auto r = RunProgram("unshare -m sh -c 'mount -t tmpfs -o size=8k tmpfs " + mount.string() + " && (head -c 65536 /dev/zero > " +
-                                  mount.string() + "/fill 2>/dev/null; true) && " + kProgram +
-                                  " export --db " + db + " --format " + format + " --out " + mount.string() +
+    const auto r = RunProgram("unshare -m sh -c 'mount -t tmpfs -o size=8k tmpfs " + mount.string() +
+                                  " && (head -c 65536 /dev/zero > " + mount.string() + "/fill 2>/dev/null; true) && " +
+                                  kProgram + " export --db " + db + " --format " + format + " --out " + mount.string() +
                                   "/out.txt; code=$?; ls -A " + mount.string() + " | grep -vx fill >&2; exit $code'",
                               dir.path());
     EXPECT_EQ(r.exit_code, 3) << r.err;

@@ -32,7 +32,8 @@ inline std::string RecordSyntheticSpace(const std::filesystem::path& dir, size_t
     if (!space.IsValid(c)) continue;
     const double gflops = 1 + static_cast<double>(space.Value(c, "tile_x")[3] * space.Value(c, "tile_y")[3]);
     *best = std::max(*best, gflops);
-    records.push_back({space.Key(c), space.ToJson(c), MeasureResult::Success({gemm.Flops(w) / gflops * 1e-9}, gemm.Flops(w), 0.1), 0, 0, "", ""});
+    records.push_back({space.Key(c), space.ToJson(c),
+                       MeasureResult::Success({gemm.Flops(w) / gflops * 1e-9}, gemm.Flops(w), 0.1), 0, 0, "", ""});
   }
   store->RecordBatch(run, ids, records);
   store->EndRun(run, "finished");

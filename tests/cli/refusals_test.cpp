@@ -36,10 +36,12 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{"UnknownDeviceIndex", "tune --trials 2 --op gemm --shape 8,8,8 --device 42", "unknown device '42'"},
         Refusal{"UnknownDeviceName", "tune --trials 2 --op gemm --shape 8,8,8 --device nosuchgpu", "nosuchgpu"},
         Refusal{"UnknownTuner", "tune --trials 2 --op gemm --shape 8,8,8 --tuner simulated", "simulated"},
-        Refusal{"UnknownTemplate", "tune --trials 2 --op gemm --shape 8,8,8 --template fast", "unknown template 'fast'"},
+        Refusal{"UnknownTemplate", "tune --trials 2 --op gemm --shape 8,8,8 --template fast",
+                "unknown template 'fast'"},
         Refusal{"MissingConvKey", "tune --trials 2 --op conv2d --shape n=1,ci=3,h=8,w=8,co=4,kh=3,kw=3,pad=1",
                 "'stride' is missing"},
-        Refusal{"UnknownConvKey", "tune --trials 2 --op conv2d --shape n=1,ci=3,h=8,w=8,co=4,kh=3,kw=3,stride=1,pad=1,g=2",
+        Refusal{"UnknownConvKey",
+                "tune --trials 2 --op conv2d --shape n=1,ci=3,h=8,w=8,co=4,kh=3,kw=3,stride=1,pad=1,g=2",
                 "unknown key 'g'"},
         Refusal{"KernelLargerThanInput",
                 "tune --trials 2 --op depthwise_conv2d --shape n=1,c=3,h=2,w=2,kh=5,kw=5,stride=1,pad=0",
@@ -47,18 +49,22 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{"PinToAbsentValue", "tune --trials 2 --op gemm --shape 8,8,8 --pin vec=3", "knob vec has no value '3'"},
         Refusal{"SwitchForAnotherOperator", "tune --trials 2 --op gemm --shape 8,8,8 --transpose-a",
                 "--transpose-a does not apply to gemm"},
-        Refusal{"TunerOptionOutOfRange", "tune --trials 2 --op gemm --shape 8,8,8 --tuner ga --tuner-opt mutation_prob=1.5",
+        Refusal{"TunerOptionOutOfRange",
+                "tune --trials 2 --op gemm --shape 8,8,8 --tuner ga --tuner-opt mutation_prob=1.5",
                 "ga option mutation_prob must be in [0, 1], got 1.5"},
         Refusal{"AutoOptionOutOfRange", "tune --trials 2 --op gemm --shape 8,8,8 --tuner auto --tuner-opt threshold=2",
                 "auto option threshold must be in [0, 1], got 2"},
-        Refusal{"PassedOnOptionOutOfRange", "tune --trials 2 --op gemm --shape 8,8,8 --tuner auto --tuner-opt gga.pop_size=0",
+        Refusal{"PassedOnOptionOutOfRange",
+                "tune --trials 2 --op gemm --shape 8,8,8 --tuner auto --tuner-opt gga.pop_size=0",
                 "gga option pop_size must be at least 1, got 0"},
-        Refusal{"TunerOptionNotAChoice", "tune --trials 2 --op gemm --shape 8,8,8 --tuner xgb --tuner-opt objective=hinge",
+        Refusal{"TunerOptionNotAChoice",
+                "tune --trials 2 --op gemm --shape 8,8,8 --tuner xgb --tuner-opt objective=hinge",
                 "is not rank or reg"},
         Refusal{"MisspeltTunerOption", "tune --trials 2 --op gemm --shape 8,8,8 --tuner opevo --tuner-opt lamda=3",
                 "unknown tuner option 'lamda' for tuner 'opevo' (known: lambda, q, rho)"},
         Refusal{"SketchThatDoesNotFit",
-                "tune --trials 2 --op conv2d --shape n=1,ci=8,h=8,w=8,co=8,kh=3,kw=3,stride=2,pad=1 --template conv2d_winograd",
+                "tune --trials 2 --op conv2d --shape n=1,ci=8,h=8,w=8,co=8,kh=3,kw=3,stride=2,pad=1 --template "
+                "conv2d_winograd",
                 "needs a 3x3 kernel with stride 1"}),
     [](const auto& info) { return std::string(info.param.name); });
 
@@ -77,11 +83,13 @@ INSTANTIATE_TEST_SUITE_P(
                 "tune --op conv2d --shape n=4,ci=1073741824,h=65536,w=65536,co=1,kh=1,kw=1,stride=65536,pad=0",
                 "buffer data would have 2^31 elements or more"},
         // 4 * (2^31 - 1)^2 wraps around to a negative count.
-        Refusal{"DepthwiseProductWrapsNegative",
-                "sweep --op depthwise_conv2d --shape n=4,c=1,h=2147483647,w=2147483647,kh=1,kw=1,stride=2147483647,pad=0",
-                "buffer data would have 2^31 elements or more"},
+        Refusal{
+            "DepthwiseProductWrapsNegative",
+            "sweep --op depthwise_conv2d --shape n=4,c=1,h=2147483647,w=2147483647,kh=1,kw=1,stride=2147483647,pad=0",
+            "buffer data would have 2^31 elements or more"},
         Refusal{"GemmOutputTooLarge", "tune --op gemm --shape 65536,65536,1", "buffer C would have 2^31 elements"},
-        Refusal{"HugeStride", "tune --op depthwise_conv2d --shape n=1,c=1,h=8,w=8,kh=1,kw=1,stride=9223372036854775807,pad=0",
+        Refusal{"HugeStride",
+                "tune --op depthwise_conv2d --shape n=1,c=1,h=8,w=8,kh=1,kw=1,stride=9223372036854775807,pad=0",
                 "stride is 9223372036854775807"}),
     [](const auto& info) { return std::string(info.param.name); });
 
@@ -96,14 +104,17 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{"MinTimeInf", "tune --op gemm --shape 8,8,8 --min-time inf", "--min-time must be a number of seconds"},
         Refusal{"MinTimeOutlastsTimeout", "tune --op gemm --shape 8,8,8 --min-time 5 --timeout 2",
                 "--min-time must be shorter than --timeout"},
-        Refusal{"TrialsHuge", "tune --op gemm --shape 8,8,8 --trials 99999999999999999999", "--trials must be a whole number"},
+        Refusal{"TrialsHuge", "tune --op gemm --shape 8,8,8 --trials 99999999999999999999",
+                "--trials must be a whole number"},
         Refusal{"TrialsNegativeHuge", "tune --op gemm --shape 8,8,8 --trials -99999999999999999999",
                 "--trials must be a whole number"},
         Refusal{"BatchSizeHuge", "tune --op gemm --shape 8,8,8 --batch-size 99999999999999999999",
                 "--batch-size must be a whole number"},
-        Refusal{"SweepLimitHuge", "sweep --op gemm --shape 8,8,8 --limit 99999999999999999999", "--limit must be a whole number"},
+        Refusal{"SweepLimitHuge", "sweep --op gemm --shape 8,8,8 --limit 99999999999999999999",
+                "--limit must be a whole number"},
         Refusal{"SweepLimitZero", "sweep --op gemm --shape 8,8,8 --limit 0", "--limit"},
-        Refusal{"CompareSeedsHuge", "compare --op gemm --shape 8,8,8 --seeds 99999999999999999999", "--seeds must be a whole number"},
+        Refusal{"CompareSeedsHuge", "compare --op gemm --shape 8,8,8 --seeds 99999999999999999999",
+                "--seeds must be a whole number"},
         Refusal{"CompareTrialsHuge", "compare --op gemm --shape 8,8,8 --trials 99999999999999999999",
                 "--trials must be a whole number"},
         // These were saturated (or wrapped) to 2^64 - 1 and stored as -1.
@@ -118,12 +129,13 @@ INSTANTIATE_TEST_SUITE_P(
 // User text with line breaks once made errors of several lines; ExpectRefusal counts one.
 INSTANTIATE_TEST_SUITE_P(
     LineBreaksInUserText, CommandLineRefuses,
-    ::testing::Values(Refusal{"Operator", "tune --op \"$(printf 'gemm\\nsecond line')\" --shape 8,8,8",
-                              "unknown operator 'gemm\\nsecond line'"},
-                      Refusal{"Shape", "tune --op gemm --shape \"$(printf '8,8\\r\\n,8')\"", "malformed shape '8,8\\r\\n,8'"},
-                      Refusal{"Network", "tune-network --trials 2 \"$(printf 'net\\nwork')\"", "no built-in network 'net\\nwork'"},
-                      Refusal{"Template", "tune --op gemm --shape 8,8,8 --template \"$(printf 'a\\tb\\001')\"",
-                              "unknown template 'a\\tb\\x01'"}),
+    ::testing::Values(
+        Refusal{"Operator", "tune --op \"$(printf 'gemm\\nsecond line')\" --shape 8,8,8",
+                "unknown operator 'gemm\\nsecond line'"},
+        Refusal{"Shape", "tune --op gemm --shape \"$(printf '8,8\\r\\n,8')\"", "malformed shape '8,8\\r\\n,8'"},
+        Refusal{"Network", "tune-network --trials 2 \"$(printf 'net\\nwork')\"", "no built-in network 'net\\nwork'"},
+        Refusal{"Template", "tune --op gemm --shape 8,8,8 --template \"$(printf 'a\\tb\\001')\"",
+                "unknown template 'a\\tb\\x01'"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 // Parse errors once exited with CLI11's codes (104 to 114) and a second "Run with --help" line.
@@ -163,7 +175,8 @@ TEST(CommandLine, SelftestOperatorNeedsTheDiagnosticsSwitch) {
   const std::string args = " tune --op selftest --shape 64 --trials 1 --db " + db.string();
   testing::ExpectRefusal(RunProgram("env -u TENSORTUNE_DIAGNOSTICS " + kProgram + args, dir.path()),
                          "unknown operator 'selftest'", db);
-  const auto r = RunProgram("TENSORTUNE_DIAGNOSTICS=1 " + kProgram + args + " --pin behaviour=0 --min-time 0.01", dir.path());
+  const auto r =
+      RunProgram("TENSORTUNE_DIAGNOSTICS=1 " + kProgram + args + " --pin behaviour=0 --min-time 0.01", dir.path());
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
@@ -172,7 +185,8 @@ TEST(TunersCommand, ListsEveryTunerWithItsOptionsAndDefaults) {
   ScratchDir dir;
   const auto r = RunProgram(kProgram + " tuners", dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* line : {"auto: ", "ga: ", "gga: ", "opevo: ", "xgb: ", "xgb-tl: ", "gbfs: ", "random: ", "grid: ", "bo: "})
+  for (const char* line :
+       {"auto: ", "ga: ", "gga: ", "opevo: ", "xgb: ", "xgb-tl: ", "gbfs: ", "random: ", "grid: ", "bo: "})
     EXPECT_NE(("\n" + r.out).find(std::string("\n") + line), std::string::npos) << line << "\n" << r.out;
   EXPECT_NE(r.out.find("pop_size              integer, at least 1; default 16"), std::string::npos) << r.out;  // gga
   EXPECT_NE(r.out.find("budget                integer, at least 0; default 0"), std::string::npos) << r.out;

@@ -1,7 +1,6 @@
 // `tensortune report`: one self-contained HTML page with a plot per tuned task.
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include "recorded_space.h"
 #include "run_program.h"
@@ -54,7 +53,8 @@ TEST(ReportCommand, RefusesAMissingDatabaseAndAnEmptySelection) {
   double best = 0;
   const std::string db = RecordSyntheticSpace(dir.path(), 3, &best);
   const auto page = dir.path() / "report.html";
-  auto r = RunProgram(kProgram + " report --db " + (dir.path() / "none.db").string() + " --out " + page.string(), dir.path());
+  auto r = RunProgram(kProgram + " report --db " + (dir.path() / "none.db").string() + " --out " + page.string(),
+                      dir.path());
   EXPECT_EQ(r.exit_code, 2);
   r = RunProgram(kProgram + " report --run 99 --db " + db + " --out " + page.string(), dir.path());
   EXPECT_EQ(r.exit_code, 2);

@@ -52,8 +52,8 @@ inline bool PrivateMountsWork() {
 class ScratchDir {
  public:
   ScratchDir() {
-    path_ = std::filesystem::temp_directory_path() / ("tensortune-test-" + std::to_string(::getpid()) + "-" +
-                                                      std::to_string(counter_++));
+    path_ = std::filesystem::temp_directory_path() /
+            ("tensortune-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
     std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);
   }

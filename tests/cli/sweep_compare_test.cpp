@@ -21,14 +21,16 @@ TEST(SweepCommand, MeasuresEveryValidConfigOfASmallSpaceOnce) {
   ScratchDir dir;
   const auto db = (dir.path() / "h.db").string();
   // The selftest space has one config per behaviour: ok, crash, hang, wrong answer, compile error.
-  const std::string sweep = "TENSORTUNE_DIAGNOSTICS=1 " + kProgram + " sweep --op selftest --shape 64 --limit 10 --timeout 8 --min-time 0.01 --json --db " + db;
+  const std::string sweep = "TENSORTUNE_DIAGNOSTICS=1 " + kProgram +
+                            " sweep --op selftest --shape 64 --limit 10 --timeout 8 --min-time 0.01 --json --db " + db;
   const auto r = RunProgram(sweep, dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto summary = nlohmann::json::parse(r.out);
   EXPECT_EQ(summary["trials"], 5);
   EXPECT_EQ(summary["exhausted"], true);
-  EXPECT_EQ(summary["statuses"],
-            (nlohmann::json{{"ok", 1}, {"runtime_error", 1}, {"timeout", 1}, {"wrong_answer", 1}, {"compile_error", 1}}));
+  EXPECT_EQ(
+      summary["statuses"],
+      (nlohmann::json{{"ok", 1}, {"runtime_error", 1}, {"timeout", 1}, {"wrong_answer", 1}, {"compile_error", 1}}));
 
   // A timeout may be the machine's fault: the second sweep tries the hanging config once more
   // (and nothing else); after a second timeout it counts as hanging and a third finds nothing.
@@ -56,16 +58,22 @@ TEST(SweepCommand, SamplesLargeSpacesUpToTheLimit) {
 TEST(CompareCommand, PrintsOneRowPerTunerAndEveryTunerFindsTheBestOfACompleteRecording) {
   ScratchDir dir;
   double best = 0;
-  const std::vector<std::pair<std::string, std::string>> pins = {
-      {"tile_x", "[1,2,4,2]"}, {"tile_k", "[4,2,2]"}, {"auto_unroll_max_step", "0"}, {"local_a", "0"}, {"local_b", "1"}};
+  const std::vector<std::pair<std::string, std::string>> pins = {{"tile_x", "[1,2,4,2]"},
+                                                                 {"tile_k", "[4,2,2]"},
+                                                                 {"auto_unroll_max_step", "0"},
+                                                                 {"local_a", "0"},
+                                                                 {"local_b", "1"}};
   const std::string db = RecordSyntheticSpace(dir.path(), SIZE_MAX, &best, pins);
   std::string pin_args;
   for (const auto& [knob, value] : pins) pin_args += " --pin " + knob + "=" + value;
-  const auto r = RunProgram(kProgram + " compare --op gemm --shape 16,16,16 --tuners opevo,ga,xgb,random,grid,gbfs,bo"
-                                       " --seeds 3 --trials 100 --db " + db + pin_args,
+  const auto r = RunProgram(kProgram +
+                                " compare --op gemm --shape 16,16,16 --tuners opevo,ga,xgb,random,grid,gbfs,bo"
+                                " --seeds 3 --trials 100 --db " +
+                                db + pin_args,
                             dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("best recorded " + std::to_string(static_cast<int>(best)) + ".00 GFLOPS"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("best recorded " + std::to_string(static_cast<int>(best)) + ".00 GFLOPS"), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("valid configs of the space (100%)"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("warning"), std::string::npos) << r.out;
   for (const char* tuner : {"| opevo |", "| ga |", "| xgb |", "| random |", "| grid |", "| gbfs |", "| bo |"}) {
@@ -83,8 +91,8 @@ TEST(CompareCommand, WarnsWhenTheRecordingIsASample) {
   ScratchDir dir;
   double best = 0;
   const std::string db = RecordSyntheticSpace(dir.path(), 60, &best);
-  const auto r = RunProgram(kProgram + " compare --op gemm --shape 16,16,16 --tuners random --seeds 2 --trials 30 --db " + db,
-                            dir.path());
+  const auto r = RunProgram(
+      kProgram + " compare --op gemm --shape 16,16,16 --tuners random --seeds 2 --trials 30 --db " + db, dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("60 recorded configs (60 ok)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Recorded 60 of "), std::string::npos) << r.out;

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "run_program.h"
 #include "history/sqlite_history_store.h"
+#include "run_program.h"
 
 namespace tt {
 namespace {
@@ -21,8 +21,10 @@ const std::string kProgram = TENSORTUNE_BIN;
 TEST(TuneCommand, TunesSmallGemmAndRecordsEveryTrial) {
   ScratchDir dir;
   const auto db = dir.path() / "history.db";
-  const std::string tune = kProgram + " tune --op gemm --shape 48,40,24 --tuner random --trials 10 --batch-size 4"
-                           " --min-time 0.01 --seed 7 --json --db " + db.string();
+  const std::string tune = kProgram +
+                           " tune --op gemm --shape 48,40,24 --tuner random --trials 10 --batch-size 4"
+                           " --min-time 0.01 --seed 7 --json --db " +
+                           db.string();
   const auto first = RunProgram(tune, dir.path());
   ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
   const auto summary = nlohmann::json::parse(first.out);
@@ -37,8 +39,9 @@ TEST(TuneCommand, TunesSmallGemmAndRecordsEveryTrial) {
   EXPECT_EQ(Sql(db, "SELECT count(*) FROM trials WHERE status='ok' AND (gflops<=0 OR json_array_length(times_json)<1)"),
             "0\n");
   EXPECT_EQ(Sql(db, "SELECT count(*) FROM trials WHERE status!='ok' AND gflops>0"), "0\n");
-  EXPECT_EQ(Sql(db, "SELECT max(gflops) FROM trials") , Sql(db, "SELECT gflops FROM trials WHERE config_key='" +
-                                                                 summary["best"]["config_key"].get<std::string>() + "'"));
+  EXPECT_EQ(
+      Sql(db, "SELECT max(gflops) FROM trials"),
+      Sql(db, "SELECT gflops FROM trials WHERE config_key='" + summary["best"]["config_key"].get<std::string>() + "'"));
 
   // The same command again measures 10 new configurations: history is never re-measured.
   const auto second = RunProgram(tune, dir.path());
@@ -53,11 +56,13 @@ TEST(TuneCommand, TunesSmallGemmAndRecordsEveryTrial) {
 TEST(TuneCommand, TwoConcurrentRunsOnOneTaskNeverMeasureAConfigTwice) {
   ScratchDir dir;
   const auto db = dir.path() / "history.db";
-  const std::string tune = kProgram + " tune --op gemm --shape 32,32,32 --tuner random --trials 12 --batch-size 3"
-                           " --min-time 0.005 --seed 5 --json --db " + db.string();
+  const std::string tune = kProgram +
+                           " tune --op gemm --shape 32,32,32 --tuner random --trials 12 --batch-size 3"
+                           " --min-time 0.005 --seed 5 --json --db " +
+                           db.string();
   const auto a = dir.path() / "a.txt", b = dir.path() / "b.txt";
-  const auto r = RunProgram("(" + tune + " >" + a.string() + " 2>&1 & " + tune + " >" + b.string() + " 2>&1 & wait)",
-                            dir.path());
+  const auto r =
+      RunProgram("(" + tune + " >" + a.string() + " 2>&1 & " + tune + " >" + b.string() + " 2>&1 & wait)", dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(Sql(db, "SELECT count(*) FROM runs WHERE status = 'finished'"), "2\n") << ReadFile(a) << ReadFile(b);
   EXPECT_EQ(Sql(db, "SELECT count(*) FROM trials"), "24\n");
@@ -67,9 +72,9 @@ TEST(TuneCommand, TwoConcurrentRunsOnOneTaskNeverMeasureAConfigTwice) {
 
 TEST(TuneCommand, PlainTextReportNamesBestConfigAndRun) {
   ScratchDir dir;
-  const auto r = RunProgram(kProgram + " tune --op gemm --shape 16,16,16 --trials 3 --min-time 0.01 --db " +
-                                (dir.path() / "h.db").string(),
-                            dir.path());
+  const auto r = RunProgram(
+      kProgram + " tune --op gemm --shape 16,16,16 --trials 3 --min-time 0.01 --db " + (dir.path() / "h.db").string(),
+      dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("run 1: 3 trials"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("best config: tile_x="), std::string::npos) << r.out;

@@ -57,9 +57,10 @@ TEST(TasksCommand, ShowsResnet18ConvolutionTasksWithWeights) {
 TEST(TuneNetworkCommand, TunesAUserNetworkAndRecordsEveryTrial) {
   ScratchDir dir;
   const auto db = dir.path() / "h.db";
-  const auto r = RunProgram(kProgram + " tune-network " + WriteTinyNetwork(dir.path()).string() +
-                                " --trials 12 --batch-size 4 --min-time 0.005 --tuner random --json --db " + db.string(),
-                            dir.path());
+  const auto r =
+      RunProgram(kProgram + " tune-network " + WriteTinyNetwork(dir.path()).string() +
+                     " --trials 12 --batch-size 4 --min-time 0.005 --tuner random --json --db " + db.string(),
+                 dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto report = nlohmann::json::parse(r.out);
   EXPECT_EQ(report["trials_used"], 12);
@@ -73,8 +74,8 @@ TEST(TuneNetworkCommand, TunesAUserNetworkAndRecordsEveryTrial) {
 
   // The report plots the estimated latency of the network run over its trials.
   const auto page = dir.path() / "report.html";
-  const auto report_run = RunProgram(kProgram + " report --network-run 1 --db " + db.string() + " --out " +
-                                         page.string(), dir.path());
+  const auto report_run =
+      RunProgram(kProgram + " report --network-run 1 --db " + db.string() + " --out " + page.string(), dir.path());
   ASSERT_EQ(report_run.exit_code, 0) << report_run.err;
   const std::string html = testing::ReadFile(page);
   EXPECT_NE(html.find("<h2>Network runs</h2>"), std::string::npos);
@@ -85,9 +86,11 @@ TEST(TuneNetworkCommand, TunesAUserNetworkAndRecordsEveryTrial) {
 TEST(TuneNetworkCommand, MalformedUserNetworkIsRefusedNamingTheFieldWithNothingWritten) {
   ScratchDir dir;
   const auto file = dir.path() / "bad.json";
-  std::ofstream(file) << R"({"name": "bad", "layers": [{"op": "gemm", "shape": "8,8,8"}, {"op": "conv2d", "shape": "n=1,ci=3"}]})";
+  std::ofstream(file)
+      << R"({"name": "bad", "layers": [{"op": "gemm", "shape": "8,8,8"}, {"op": "conv2d", "shape": "n=1,ci=3"}]})";
   const auto db = dir.path() / "h.db";
-  const auto r = RunProgram(kProgram + " tune-network " + file.string() + " --trials 4 --db " + db.string(), dir.path());
+  const auto r =
+      RunProgram(kProgram + " tune-network " + file.string() + " --trials 4 --db " + db.string(), dir.path());
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("layers[1]"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("field 'op'/'shape'"), std::string::npos) << r.err;
@@ -116,7 +119,8 @@ TEST(TuneNetworkCommand, KilledMidRunTheSameCommandContinuesWithoutMeasuringTwic
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(300);
   for (; std::chrono::steady_clock::now() < give_up; std::this_thread::sleep_for(std::chrono::milliseconds(50))) {
     if (!std::filesystem::exists(db)) continue;
-    const auto out = RunProgram("sqlite3 " + db.string() + " 'SELECT count(*) FROM trials' 2>/dev/null", dir.path()).out;
+    const auto out =
+        RunProgram("sqlite3 " + db.string() + " 'SELECT count(*) FROM trials' 2>/dev/null", dir.path()).out;
     if (!out.empty() && std::stoi(out) >= 6) break;
   }
   kill(pid, SIGKILL);

@@ -36,8 +36,11 @@ std::string Sql(const std::filesystem::path& db, const std::string& query) {
 
 // A few random trials of gemm 32x32x32: the history every test here starts from.
 void TuneHistory(const ScratchDir& dir, const std::filesystem::path& db) {
-  const auto r = RunProgram(kProgram + " tune --op gemm --shape 32,32,32 --tuner random --trials 8 --batch-size 8"
-                                       " --min-time 0.01 --seed 3 --db " + db.string(), dir.path());
+  const auto r = RunProgram(kProgram +
+                                " tune --op gemm --shape 32,32,32 --tuner random --trials 8 --batch-size 8"
+                                " --min-time 0.01 --seed 3 --db " +
+                                db.string(),
+                            dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
 }
 
@@ -45,8 +48,11 @@ TEST(WarmStart, AutoTakesTheGgaFlowAndStartsFromAdaptedHistory) {
   ScratchDir dir;
   const auto db = dir.path() / "history.db";
   TuneHistory(dir, db);
-  const auto r = RunProgram(kProgram + " tune --op gemm --shape 48,32,32 --tuner auto --trials 8 --batch-size 8"
-                                       " --min-time 0.01 --db " + db.string(), dir.path());
+  const auto r = RunProgram(kProgram +
+                                " tune --op gemm --shape 48,32,32 --tuner auto --trials 8 --batch-size 8"
+                                " --min-time 0.01 --db " +
+                                db.string(),
+                            dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("auto: gga flow: best match gemm:m=32,n=32,k=32"), std::string::npos) << r.out;
   EXPECT_EQ(Sql(db, "SELECT tuner FROM runs WHERE id = 2"), "auto-gga\n");
@@ -62,8 +68,11 @@ TEST(WarmStart, AutoTakesTheGgaFlowAndStartsFromAdaptedHistory) {
   for (const auto& key : first_batch) EXPECT_TRUE(adapted.count(key)) << key << " is not adapted from history";
 
   // --json says it too.
-  const auto json = RunProgram(kProgram + " tune --op gemm --shape 64,32,32 --tuner auto --trials 1 --min-time 0.01"
-                                          " --json --db " + db.string(), dir.path());
+  const auto json = RunProgram(kProgram +
+                                   " tune --op gemm --shape 64,32,32 --tuner auto --trials 1 --min-time 0.01"
+                                   " --json --db " +
+                                   db.string(),
+                               dir.path());
   ASSERT_EQ(json.exit_code, 0) << json.out << json.err;
   EXPECT_NE(nlohmann::json::parse(json.out)["warm_start"].get<std::string>().find("gga flow"), std::string::npos)
       << json.out;
@@ -92,7 +101,8 @@ TEST(WarmStart, BestGivesAFallbackForAnUnseenShapeThatVerifies) {
     pins += " --pin '" + name + "=" + text + (value.size() > 1 ? "]'" : "'");
   }
   const auto check = RunProgram(kProgram + " tune --op gemm --shape 40,32,24 --trials 1 --min-time 0.01 --json" + pins +
-                                    " --db " + (dir.path() / "check.db").string(), dir.path());
+                                    " --db " + (dir.path() / "check.db").string(),
+                                dir.path());
   ASSERT_EQ(check.exit_code, 0) << check.out << check.err;
   const auto summary = nlohmann::json::parse(check.out);
   EXPECT_EQ(summary["statuses"], nlohmann::json({{"ok", 1}})) << check.out;
@@ -111,8 +121,11 @@ TEST(WarmStart, BestSaysWhenTheHistoryHasNothingUsable) {
   ScratchDir dir;
   const auto db = dir.path() / "history.db";
   TuneHistory(dir, db);
-  const auto none = RunProgram(kProgram + " best --op conv2d --shape n=1,ci=4,h=8,w=8,co=4,kh=3,kw=3,stride=1,pad=1"
-                                          " --db " + db.string(), dir.path());
+  const auto none = RunProgram(kProgram +
+                                   " best --op conv2d --shape n=1,ci=4,h=8,w=8,co=4,kh=3,kw=3,stride=1,pad=1"
+                                   " --db " +
+                                   db.string(),
+                               dir.path());
   EXPECT_EQ(none.exit_code, 1);
   EXPECT_NE(none.err.find("no usable history for conv2d"), std::string::npos) << none.err;
   EXPECT_TRUE(none.out.empty());

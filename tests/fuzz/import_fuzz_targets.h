@@ -23,8 +23,9 @@ inline void ImportAutoTvmLog(std::string_view text) {
       const RecordMapping m = mapper.Map(*record);
       // An exported record must map back to the same configuration.
       if (m.outcome == RecordMapping::Outcome::kMapped) {
-        const auto back = ParseAutoTvmRecord(FormatAutoTvmRecord(ToAutoTvmRecord(
-            m.trial.workload, *m.trial.kernel, m.trial.config_json, m.trial.result, record->target, m.trial.measured_at)));
+        const auto back = ParseAutoTvmRecord(
+            FormatAutoTvmRecord(ToAutoTvmRecord(m.trial.workload, *m.trial.kernel, m.trial.config_json, m.trial.result,
+                                                record->target, m.trial.measured_at)));
         if (!std::holds_alternative<AutoTvmRecord>(back) ||
             mapper.Map(std::get<AutoTvmRecord>(back)).trial.config_key != m.trial.config_key)
           __builtin_trap();

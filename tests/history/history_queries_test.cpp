@@ -38,7 +38,9 @@ TEST(HistoryQueries, TaskTrialsAreLeanAndInRecordingOrder) {
 TEST(HistoryQueries, TemplateVersionsShareAKnobSchemaNotJustAName) {
   TempDir dir;
   auto store = SqliteHistoryStore::Open(dir.File("h.db"));
-  const auto id = [&](const TemplateRef& t) { return store->EnsureTask(GemmWorkload(), 1, t, CpuDevice()).kernel_template; };
+  const auto id = [&](const TemplateRef& t) {
+    return store->EnsureTask(GemmWorkload(), 1, t, CpuDevice()).kernel_template;
+  };
   const int64_t v1 = id(Version("h1", "s1"));
   const int64_t v2 = id(Version("h2", "s1"));
   const int64_t other_knobs = id(Version("h3", "s2"));
@@ -46,7 +48,8 @@ TEST(HistoryQueries, TemplateVersionsShareAKnobSchemaNotJustAName) {
   HistoryQueries queries(*store);
   EXPECT_EQ(queries.TemplateVersions("gemm_tiled", "s1", "h2"), (std::vector<int64_t>{v1, v2}));
   EXPECT_EQ(queries.TemplateVersions("gemm_tiled", "s2", "h3"), (std::vector<int64_t>{other_knobs}));
-  EXPECT_EQ(queries.TemplateVersions("gemm_tiled", "", "h4"), (std::vector<int64_t>{unknown}));  // '' matches only itself
+  EXPECT_EQ(queries.TemplateVersions("gemm_tiled", "", "h4"),
+            (std::vector<int64_t>{unknown}));  // '' matches only itself
   EXPECT_TRUE(queries.TemplateVersions("conv2d", "s1", "h1").empty());
   // A version recorded before its schema was known gets it on the next run.
   EXPECT_EQ(id(Version("h4", "s1")), unknown);
@@ -61,8 +64,9 @@ TEST(HistoryQueries, FindsWorkloadsOfAnOperatorAndTheirFastestTrialsPerDevice) {
   const TaskIds b = store->EnsureTask(GemmWorkload(128), 1, t, CpuDevice("cpu-b"));
   const TaskIds failed_only = store->EnsureTask(GemmWorkload(256), 1, t, CpuDevice("cpu-a"));
   store->EnsureTask({"conv2d", {{"n", 1}}}, 1, {"conv", "conv2d", "h9", "s9"}, CpuDevice("cpu-a"));
-  Record(*store, a, {OkTrial("slow", {4e-3}), OkTrial("fast", {1e-3}), OkTrial("mid", {2e-3}),
-                     FailedTrial("broken", MeasureStatus::kWrongAnswer)});
+  Record(*store, a,
+         {OkTrial("slow", {4e-3}), OkTrial("fast", {1e-3}), OkTrial("mid", {2e-3}),
+          FailedTrial("broken", MeasureStatus::kWrongAnswer)});
   Record(*store, b, {OkTrial("other", {1e-3})});
   Record(*store, failed_only, {FailedTrial("x", MeasureStatus::kTimeout)});
 
@@ -105,7 +109,8 @@ TEST(HistoryQueries, SearchesUseTheIndexes) {
   };
   // Named: trials_ok_by_time has the same leading columns, and without statistics SQLite may
   // take either.
-  EXPECT_NE(plan("SELECT config_key, gflops FROM trials INDEXED BY trials_ok_by_gflops WHERE workload_id = 1 AND status = 'ok' AND "
+  EXPECT_NE(plan("SELECT config_key, gflops FROM trials INDEXED BY trials_ok_by_gflops WHERE workload_id = 1 AND "
+                 "status = 'ok' AND "
                  "template_id IN (1, 2) AND device_id = 3 ORDER BY gflops DESC LIMIT 8")
                 .find("trials_ok_by_gflops"),
             std::string::npos);

@@ -20,16 +20,14 @@ class TempDir {
   TempDir() {
     static std::atomic<int> counter{0};
     const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = std::filesystem::temp_directory_path() /
-            ("tt_history_" + std::string(test ? test->name() : "x") + "_" +
-             std::to_string(getpid()) + "_" + std::to_string(counter++));
+    path_ = std::filesystem::temp_directory_path() / ("tt_history_" + std::string(test ? test->name() : "x") + "_" +
+                                                      std::to_string(getpid()) + "_" + std::to_string(counter++));
     std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);
   }
   ~TempDir() {
     std::error_code ec;
-    std::filesystem::permissions(path_, std::filesystem::perms::owner_all,
-                                 std::filesystem::perm_options::add, ec);
+    std::filesystem::permissions(path_, std::filesystem::perms::owner_all, std::filesystem::perm_options::add, ec);
     std::filesystem::remove_all(path_, ec);
   }
   TempDir(const TempDir&) = delete;

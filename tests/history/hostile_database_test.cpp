@@ -159,8 +159,8 @@ TEST(HostileDatabase, SqlWriteCannotPlantWhatOpeningRefuses) {
   const std::string path = History(dir);
   for (const std::string& sql : std::vector<std::string>{
            "CREATE TRIGGER t AFTER INSERT ON trials BEGIN DELETE FROM runs; END",
-        "CREATE VIRTUAL TABLE ft USING fts3(x)",
-        "ATTACH DATABASE '" + dir.File("other.db") + "' AS other", "VACUUM INTO '" + dir.File("copy.db") + "'"}) {
+           "CREATE VIRTUAL TABLE ft USING fts3(x)", "ATTACH DATABASE '" + dir.File("other.db") + "' AS other",
+           "VACUUM INTO '" + dir.File("copy.db") + "'"}) {
     SCOPED_TRACE(sql);
     EXPECT_THROW(RunSql(path, sql, true), UserError);
   }

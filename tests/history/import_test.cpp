@@ -29,7 +29,8 @@ ImportedTask GemmImport(std::vector<TrialRecord> trials) {
 TEST(HistoryImport, AddsEachTaskAndConfigOnce) {
   TempDir dir;
   auto store = SqliteHistoryStore::Open(dir.File("h.db"));
-  const auto first = store->Import({GemmImport({OkTrial("a", {1e-3}), OkTrial("b", {2e-3}), OkTrial("a", {5e-3})})}, "log");
+  const auto first =
+      store->Import({GemmImport({OkTrial("a", {1e-3}), OkTrial("b", {2e-3}), OkTrial("a", {5e-3})})}, "log");
   ASSERT_EQ(first.size(), 1u);
   EXPECT_EQ(first[0].added, 2);
   EXPECT_EQ(first[0].already_present, 1);  // "a" twice in one file: the first one counts

@@ -89,8 +89,10 @@ TEST(HistoryMerge, BringsNetworkRunsAndKnobSchemasAndLeavesTransientFailures) {
   EXPECT_EQ(Count(c, "SELECT count(*) FROM trials WHERE transient = 1"), 0);
   EXPECT_EQ(Count(c, "SELECT count(*) FROM network_tasks WHERE weight = 2 AND default_time_s = 2e-3"), 1);
   EXPECT_EQ(Count(c, "SELECT count(*) FROM network_progress WHERE trials = 3"), 1);
-  EXPECT_EQ(Count(c, "SELECT count(*) FROM runs r JOIN network_runs n ON n.id = r.network_run_id "
-                     "WHERE n.resume_key = 'key-1' AND r.tuner = 'auto-gga'"), 1);
+  EXPECT_EQ(Count(c,
+                  "SELECT count(*) FROM runs r JOIN network_runs n ON n.id = r.network_run_id "
+                  "WHERE n.resume_key = 'key-1' AND r.tuner = 'auto-gga'"),
+            1);
   EXPECT_EQ(Count(c, "SELECT count(*) FROM kernel_templates WHERE knob_schema = 'knobs-1'"), 1);
   counts = store->MergeFrom({a});
   EXPECT_EQ(counts.network_runs_added, 0);
@@ -102,9 +104,7 @@ TEST(HistoryMerge, RefusesWhatIsNotATensortuneDatabaseBeforeWriting) {
   TempDir dir;
   const std::string a = dir.File("a.db");
   SqliteHistoryStore::Open(a).reset();
-  {
-    std::ofstream(dir.File("log.txt")) << "not a database";
-  }
+  { std::ofstream(dir.File("log.txt")) << "not a database"; }
   auto store = SqliteHistoryStore::Open(dir.File("c.db"));
   RecordRun(*SqliteHistoryStore::Open(a), CpuDevice(), "random", {"x"});
   EXPECT_THROW(store->MergeFrom({a, dir.File("log.txt")}), UserError);

@@ -1,7 +1,7 @@
 // What SqliteHistoryStore::Open accepts, and what it refuses without writing anything.
 #include <SQLiteCpp/SQLiteCpp.h>
-#include <gtest/gtest.h>
 #include <grp.h>
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -60,8 +60,7 @@ TEST(HistoryOpen, CreatesMissingFileAtLatestVersionInWalMode) {
   const std::string path = dir.File("history.db");
   SqliteHistoryStore::Open(path).reset();
   SQLite::Database db(path, SQLite::OPEN_READONLY);
-  EXPECT_EQ(db.execAndGet("PRAGMA user_version").getInt(),
-            SqliteHistoryStore::LatestSchemaVersion());
+  EXPECT_EQ(db.execAndGet("PRAGMA user_version").getInt(), SqliteHistoryStore::LatestSchemaVersion());
   EXPECT_EQ(db.execAndGet("PRAGMA application_id").getInt(), kTensortuneApplicationId);
   EXPECT_EQ(db.execAndGet("PRAGMA journal_mode").getString(), "wal");
   EXPECT_EQ(db.execAndGet("SELECT count(*) FROM sqlite_master WHERE name = 'trials'").getInt(), 1);
@@ -84,10 +83,8 @@ TEST(HistoryOpen, ReopenKeepsSchemaAndData) {
   EXPECT_EQ(testing::GemmTask(*store), first);
   EXPECT_EQ(store->Trials(first).size(), 1u);
   SQLite::Database db(path, SQLite::OPEN_READONLY);
-  EXPECT_EQ(db.execAndGet("SELECT group_concat(sql, ';') FROM sqlite_master").getString(),
-            schema_before);
-  EXPECT_EQ(db.execAndGet("PRAGMA user_version").getInt(),
-            SqliteHistoryStore::LatestSchemaVersion());
+  EXPECT_EQ(db.execAndGet("SELECT group_concat(sql, ';') FROM sqlite_master").getString(), schema_before);
+  EXPECT_EQ(db.execAndGet("PRAGMA user_version").getInt(), SqliteHistoryStore::LatestSchemaVersion());
 }
 
 TEST(HistoryOpen, AcceptsAnEmptyFile) {
@@ -103,18 +100,15 @@ TEST(HistoryOpen, RefusesDatabaseOfNewerTensortune) {
   const std::string path = dir.File("history.db");
   SqliteHistoryStore::Open(path).reset();
   const int newer = SqliteHistoryStore::LatestSchemaVersion() + 1;
-  SQLite::Database(path, SQLite::OPEN_READWRITE)
-      .exec("PRAGMA user_version = " + std::to_string(newer));
-  ExpectRefused(path, "newer tensortune: schema version " + std::to_string(newer) +
-                          ", this build knows up to " +
+  SQLite::Database(path, SQLite::OPEN_READWRITE).exec("PRAGMA user_version = " + std::to_string(newer));
+  ExpectRefused(path, "newer tensortune: schema version " + std::to_string(newer) + ", this build knows up to " +
                           std::to_string(SqliteHistoryStore::LatestSchemaVersion()));
 }
 
 TEST(HistoryOpen, RefusesSqliteDatabasesOfOtherApplications) {
   TempDir dir;
-  for (const std::string setup :
-       {"CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('ada')",
-        "PRAGMA application_id = 42", "PRAGMA user_version = 3"}) {
+  for (const std::string setup : {"CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('ada')",
+                                  "PRAGMA application_id = 42", "PRAGMA user_version = 3"}) {
     SCOPED_TRACE(setup);
     const std::string path = dir.File("other.db");
     fs::remove(path);

@@ -26,19 +26,17 @@ std::string NormaliseSql(std::string sql) {
 
 std::vector<std::string> SchemaOf(const std::string& path) {
   SQLite::Database db(path, SQLite::OPEN_READONLY);
-  SQLite::Statement q(db,
-                      "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name");
+  SQLite::Statement q(db, "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name");
   std::vector<std::string> rows;
   while (q.executeStep())
-    rows.push_back(q.getColumn(0).getString() + " " + q.getColumn(1).getString() + " on " +
-                   q.getColumn(2).getString() + ": " + NormaliseSql(q.getColumn(3).getString()));
+    rows.push_back(q.getColumn(0).getString() + " " + q.getColumn(1).getString() + " on " + q.getColumn(2).getString() +
+                   ": " + NormaliseSql(q.getColumn(3).getString()));
   rows.push_back("application_id " + db.execAndGet("PRAGMA application_id").getString());
   return rows;
 }
 
 TEST(HistorySchema, NormaliseSqlIgnoresCommentsAndLayoutOnly) {
-  EXPECT_EQ(NormaliseSql("CREATE TABLE t (  -- note\n  a INT ,\n  b /* x */ TEXT\n)"),
-            "CREATE TABLE t(a INT,b TEXT)");
+  EXPECT_EQ(NormaliseSql("CREATE TABLE t (  -- note\n  a INT ,\n  b /* x */ TEXT\n)"), "CREATE TABLE t(a INT,b TEXT)");
   EXPECT_NE(NormaliseSql("CREATE TABLE t (a INT)"), NormaliseSql("CREATE TABLE t (a TEXT)"));
 }
 
@@ -50,8 +48,7 @@ TEST(HistorySchema, MigrationsGiveTheDocumentedSchema) {
   const std::string documented = dir.File("documented.db");
   {
     SQLite::Database db(documented, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-    const std::string schema =
-        testing::ReadBytes(std::string(TT_SOURCE_DIR) + "/schema/schema.sql");
+    const std::string schema = testing::ReadBytes(std::string(TT_SOURCE_DIR) + "/schema/schema.sql");
     ASSERT_FALSE(schema.empty());
     db.exec(schema);
   }

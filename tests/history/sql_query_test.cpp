@@ -1,9 +1,10 @@
 // Plain SQL on the history: read-only by default, and the documented views.
+#include "history/sql_query.h"
+
 #include <gtest/gtest.h>
 
 #include "core/errors.h"
 #include "history/history_test_support.h"
-#include "history/sql_query.h"
 
 namespace tt {
 namespace {
@@ -31,10 +32,14 @@ std::vector<std::string> Column(const SqlResult& r, size_t column) {
   std::vector<std::string> values;
   for (const auto& row : r.rows) {
     const SqlValue& v = row[column];
-    if (const auto* s = std::get_if<std::string>(&v)) values.push_back(*s);
-    else if (const auto* i = std::get_if<int64_t>(&v)) values.push_back(std::to_string(*i));
-    else if (const auto* d = std::get_if<double>(&v)) values.push_back(std::to_string(*d));
-    else values.push_back("NULL");
+    if (const auto* s = std::get_if<std::string>(&v))
+      values.push_back(*s);
+    else if (const auto* i = std::get_if<int64_t>(&v))
+      values.push_back(std::to_string(*i));
+    else if (const auto* d = std::get_if<double>(&v))
+      values.push_back(std::to_string(*d));
+    else
+      values.push_back("NULL");
   }
   return values;
 }
@@ -63,7 +68,9 @@ TEST(SqlQuery, ViewsGiveBestRunsConvergenceAndComparison) {
   ASSERT_EQ(best.rows.size(), 1u);
   EXPECT_EQ(Column(best, 0), std::vector<std::string>{"c"});
 
-  auto runs = RunSql(path, "SELECT tuner, trials_requested, status, trials, ok_trials, best_time_s FROM runs_view ORDER BY run_id", false);
+  auto runs = RunSql(
+      path, "SELECT tuner, trials_requested, status, trials, ok_trials, best_time_s FROM runs_view ORDER BY run_id",
+      false);
   EXPECT_EQ(Column(runs, 0), (std::vector<std::string>{"random", "grid"}));
   EXPECT_EQ(Column(runs, 2), (std::vector<std::string>{"finished", "interrupted"}));
   EXPECT_EQ(Column(runs, 3), (std::vector<std::string>{"3", "2"}));
@@ -73,8 +80,9 @@ TEST(SqlQuery, ViewsGiveBestRunsConvergenceAndComparison) {
   auto curve = RunSql(path, "SELECT trial, best_gflops FROM convergence WHERE tuner = 'random' ORDER BY trial", false);
   const double flops = 65536;
   EXPECT_EQ(Column(curve, 0), (std::vector<std::string>{"1", "2", "3"}));
-  EXPECT_EQ(Column(curve, 1), (std::vector<std::string>{std::to_string(flops / 2e-3 * 1e-9), std::to_string(flops / 2e-3 * 1e-9),
-                                                        std::to_string(flops / 1e-3 * 1e-9)}));
+  EXPECT_EQ(Column(curve, 1),
+            (std::vector<std::string>{std::to_string(flops / 2e-3 * 1e-9), std::to_string(flops / 2e-3 * 1e-9),
+                                      std::to_string(flops / 1e-3 * 1e-9)}));
 
   auto comparison = RunSql(path, "SELECT tuner, runs, trials, ok_fraction FROM tuner_comparison ORDER BY tuner", false);
   EXPECT_EQ(Column(comparison, 0), (std::vector<std::string>{"grid", "random"}));

@@ -48,14 +48,12 @@ TEST(HistoryStore, RoundTripsEveryFieldOfEveryStatus) {
   TempDir dir;
   auto store = SqliteHistoryStore::Open(dir.File("h.db"));
   const TaskIds task = GemmTask(*store);
-  const int64_t run =
-      store->BeginRun(task, {"ga", R"({"population":8})", 7, "tensortune tune", 10});
+  const int64_t run = store->BeginRun(task, {"ga", R"({"population":8})", 7, "tensortune tune", 10});
 
   std::vector<TrialRecord> records;
   records.push_back(OkTrial("ok", {0.1 + 0.2, 1e-9, 3.14159e-5, 1.0 / 3}, 3));
-  for (MeasureStatus status :
-       {MeasureStatus::kInvalidConfig, MeasureStatus::kCompileError, MeasureStatus::kRuntimeError,
-        MeasureStatus::kWrongAnswer, MeasureStatus::kTimeout})
+  for (MeasureStatus status : {MeasureStatus::kInvalidConfig, MeasureStatus::kCompileError,
+                               MeasureStatus::kRuntimeError, MeasureStatus::kWrongAnswer, MeasureStatus::kTimeout})
     records.push_back(FailedTrial(std::string(ToString(status)), status, 3));
   records[2].result.error = "line 1: 'x' undeclared\n\"quoted\" \xE2\x9C\x97";
   records[4].result.times_s = {2.5e-3, 2.25e-3};  // a wrong answer was still timed
@@ -87,8 +85,7 @@ TEST(HistoryStore, FillsMissingTimesWithTheCommitTime) {
 }
 
 TEST(HistoryStore, TimestampsAreIso8601Utc) {
-  EXPECT_TRUE(std::regex_match(UtcNowIso8601(),
-                               std::regex(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)")));
+  EXPECT_TRUE(std::regex_match(UtcNowIso8601(), std::regex(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)")));
 }
 
 TEST(HistoryStore, EnsureTaskFindsExistingRowsAndSeparatesDevices) {
@@ -100,8 +97,7 @@ TEST(HistoryStore, EnsureTaskFindsExistingRowsAndSeparatesDevices) {
   EXPECT_EQ(other.workload, cpu.workload);
   EXPECT_EQ(other.kernel_template, cpu.kernel_template);
   EXPECT_NE(other.device, cpu.device);
-  const TaskIds bigger =
-      store->EnsureTask(testing::GemmWorkload(128), 1e6, testing::GemmTemplate(), CpuDevice());
+  const TaskIds bigger = store->EnsureTask(testing::GemmWorkload(128), 1e6, testing::GemmTemplate(), CpuDevice());
   EXPECT_NE(bigger.workload, cpu.workload);
 
   const int64_t run = store->BeginRun(cpu, {});
@@ -141,8 +137,7 @@ TEST(HistoryStore, WorkloadDimsAreQueryableJson) {
   const std::string path = dir.File("h.db");
   GemmTask(*SqliteHistoryStore::Open(path));
   SQLite::Database db(path, SQLite::OPEN_READONLY);
-  EXPECT_EQ(db.execAndGet("SELECT dims_json FROM workloads").getString(),
-            R"({"m":64,"n":32,"k":16})");
+  EXPECT_EQ(db.execAndGet("SELECT dims_json FROM workloads").getString(), R"({"m":64,"n":32,"k":16})");
   EXPECT_EQ(db.execAndGet("SELECT key FROM workloads").getString(), "gemm:m=64,n=32,k=16");
 }
 
@@ -155,8 +150,7 @@ TEST(HistoryStore, RecordBatchIsAtomic) {
 
   TrialRecord broken = OkTrial("broken", {1e-3}, 1);
   broken.config_json = "[[\"tile\"";  // violates CHECK (json_valid(config_json))
-  EXPECT_THROW(store->RecordBatch(run, task, {OkTrial("c", {1e-3}, 1), broken}),
-               std::invalid_argument);
+  EXPECT_THROW(store->RecordBatch(run, task, {OkTrial("c", {1e-3}, 1), broken}), std::invalid_argument);
 
   const auto trials = store->Trials(task);
   ASSERT_EQ(trials.size(), 2u);
@@ -184,13 +178,11 @@ TEST(HistoryStore, BestIsTheFastestOkTrial) {
   fast_but_wrong.result.times_s = {1e-6};
   fast_but_wrong.result.time_s = 1e-6;
   EXPECT_FALSE(store->Best(task));
-  store->RecordBatch(run, task,
-                     {fast_but_wrong, FailedTrial("slow-compile", MeasureStatus::kTimeout)});
+  store->RecordBatch(run, task, {fast_but_wrong, FailedTrial("slow-compile", MeasureStatus::kTimeout)});
   EXPECT_FALSE(store->Best(task)) << "only failed trials so far";
 
-  store->RecordBatch(
-      run, task,
-      {OkTrial("slow", {4e-3}), OkTrial("fast", {1e-3, 3e-3, 2e-3}), OkTrial("middle", {3e-3})});
+  store->RecordBatch(run, task,
+                     {OkTrial("slow", {4e-3}), OkTrial("fast", {1e-3, 3e-3, 2e-3}), OkTrial("middle", {3e-3})});
   const auto best = store->Best(task);
   ASSERT_TRUE(best);
   EXPECT_EQ(best->config_key, "fast");
@@ -203,8 +195,7 @@ TEST(HistoryStore, RunsRecordOptionsAndEnd) {
   const std::string path = dir.File("h.db");
   auto store = SqliteHistoryStore::Open(path);
   const TaskIds task = GemmTask(*store);
-  const int64_t run =
-      store->BeginRun(task, {"random", "", ~uint64_t{0}, "tensortune tune gemm", 64});
+  const int64_t run = store->BeginRun(task, {"random", "", ~uint64_t{0}, "tensortune tune gemm", 64});
   EXPECT_EQ(RunColumn(path, run, "status"), "running");
   EXPECT_EQ(RunColumn(path, run, "ended_at"), "NULL");
   EXPECT_EQ(RunColumn(path, run, "options_json"), "{}");

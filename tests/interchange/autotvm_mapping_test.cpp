@@ -1,13 +1,13 @@
 // AutoTVM/TopHub records for conv2d_nchw and depthwise_conv2d_nchw name configurations of our
 // direct templates: same knob names, same split arity, every recorded value a point of our
 // space (tests/data/tophub_sample.log holds records taken from TopHub's published logs).
+#include "interchange/autotvm_mapping.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-
-#include "interchange/autotvm_mapping.h"
 
 namespace tt {
 namespace {
@@ -137,8 +137,12 @@ TEST(AutoTvmMapping, ExportedRecordsMapBackToTheSameTrial) {
   const KernelTemplate& gemm_tiled = *FindTemplate("gemm_tiled");
   const ConfigSpace space = gemm_tiled.Space(gemm, {1024, 65536});
   const Config config = space.FromIndex(space.Size() / 3);
-  MappedTrial failed{gemm, &gemm_tiled, space.Key(config), space.ToJson(config),
-                     MeasureResult::Failure(MeasureStatus::kCompileError, "log"), "2024-05-01T12:34:56.789Z"};
+  MappedTrial failed{gemm,
+                     &gemm_tiled,
+                     space.Key(config),
+                     space.ToJson(config),
+                     MeasureResult::Failure(MeasureStatus::kCompileError, "log"),
+                     "2024-05-01T12:34:56.789Z"};
   failed.result.compile_s = 0.5;
 
   for (const MappedTrial& trial : {conv.trial, failed}) {

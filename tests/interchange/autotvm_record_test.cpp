@@ -1,12 +1,12 @@
 // Lines of AutoTVM logs: records, comments, and everything that is neither.
+#include "interchange/autotvm_record.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include "interchange/autotvm_record.h"
 
 namespace tt {
 namespace {

@@ -36,7 +36,8 @@ std::string Replaced(std::string text, const std::string& from, const std::strin
 // A two-parameter cache with `entries` (key: entry text, in order).
 std::string Small(const std::string& entries) {
   return R"({"kernel_name": "k", "device_name": "d", "tune_params_keys": ["a", "b"], "tune_params": {"a": [1, 2], )"
-         R"("b": ["x", "y"]}, "cache": {)" + entries + "}}";
+         R"("b": ["x", "y"]}, "cache": {)" +
+         entries + "}}";
 }
 
 TEST(KernelTunerCache, ReadsTheSpaceItsTrialsAndTheirStatuses) {
@@ -82,7 +83,8 @@ TEST(KernelTunerCache, TheRecordedConfigurationsAreTheValidOnes) {
   uint64_t valid = 0;
   for (uint64_t i = 0; i < space.Size(); ++i) valid += space.IsValid(space.FromIndex(i));
   EXPECT_EQ(valid, 396u);  // 432 points, 36 ruled out by the kernel's restriction
-  EXPECT_FALSE(space.IsValid(*space.FromKey("block_size_x=16;block_size_y=1;tile_size_x=1;tile_size_y=1;use_shared=0;layout=0")));
+  EXPECT_FALSE(space.IsValid(
+      *space.FromKey("block_size_x=16;block_size_y=1;tile_size_x=1;tile_size_y=1;use_shared=0;layout=0")));
 }
 
 TEST(KernelTunerCache, BadFilesAndEntriesAreReported) {
@@ -94,14 +96,16 @@ TEST(KernelTunerCache, BadFilesAndEntriesAreReported) {
     EXPECT_NE(std::string(e.what()).find("not valid JSON (truncated?)"), std::string::npos) << e.what();
     EXPECT_EQ(std::string(e.what()).rfind("line ", 0), 0u) << e.what();
   }
-  EXPECT_THROW(ParseKernelTunerCache(R"({"tune_params_keys": ["a"], "tune_params": {"a": [1]}, "cache": {}})"), UserError);
+  EXPECT_THROW(ParseKernelTunerCache(R"({"tune_params_keys": ["a"], "tune_params": {"a": [1]}, "cache": {}})"),
+               UserError);
   const auto cache = ParseKernelTunerCache(
       R"({"kernel_name": "k", "device_name": "d", "tune_params_keys": ["a"], "tune_params": {"a": [1, 2]},)"
       R"( "cache": {"1": {"a": 1, "time": 0.5}, "3": {"a": 3, "time": 0.5}, "2": {"a": 2}}})");
   EXPECT_EQ(cache.trials.size(), 1u);
   ASSERT_EQ(cache.errors.size(), 2u);
   // In the file's order.
-  EXPECT_NE(cache.errors[0].find("cache entry '3': a = 3 is not among its tune_params"), std::string::npos) << cache.errors[0];
+  EXPECT_NE(cache.errors[0].find("cache entry '3': a = 3 is not among its tune_params"), std::string::npos)
+      << cache.errors[0];
   EXPECT_NE(cache.errors[1].find("cache entry '2': no \"time\""), std::string::npos) << cache.errors[1];
 }
 
@@ -143,13 +147,13 @@ TEST(KernelTunerCache, TheOpenFormatOfAnInterruptedRunIsRead) {
 }
 
 TEST(KernelTunerCache, BadValuesKeysAndDuplicatesAreBadEntriesNamed) {
-  const auto cache = ParseKernelTunerCache(Small(
-      R"("1,x": {"a": 1, "b": "x", "time": "fast"}, )"
-      R"("1,y": {"a": 1, "b": "y", "time": "1.2345"}, )"
-      R"("2,x": {"a": 2, "b": "y", "time": 0.5}, )"   // the key of another configuration
-      R"("2,y": {"a": 2, "b": "y", "time": 0.7}, )"
-      R"("2,x": {"a": 2, "b": "x", "time": 0.9}, )"   // the key again: the earlier entry is the bad one
-      R"("1,x,": {"a": 1, "b": "x", "time": 0.1, "time": 0.2})"));
+  const auto cache = ParseKernelTunerCache(
+      Small(R"("1,x": {"a": 1, "b": "x", "time": "fast"}, )"
+            R"("1,y": {"a": 1, "b": "y", "time": "1.2345"}, )"
+            R"("2,x": {"a": 2, "b": "y", "time": 0.5}, )"  // the key of another configuration
+            R"("2,y": {"a": 2, "b": "y", "time": 0.7}, )"
+            R"("2,x": {"a": 2, "b": "x", "time": 0.9}, )"  // the key again: the earlier entry is the bad one
+            R"("1,x,": {"a": 1, "b": "x", "time": 0.1, "time": 0.2})"));
   std::vector<std::string> expected = {
       "cache entry '2,x': its key is given again later in the file, whose entry is read",
       "cache entry '1,x': \"time\" is \"fast\", neither milliseconds nor a Kernel Tuner failure",
@@ -157,14 +161,14 @@ TEST(KernelTunerCache, BadValuesKeysAndDuplicatesAreBadEntriesNamed) {
       "cache entry '1,x,': gives \"time\" twice",
   };
   ASSERT_EQ(cache.errors.size(), expected.size()) << ::testing::PrintToString(cache.errors);
-  for (size_t i = 0; i < expected.size(); ++i)
-    EXPECT_EQ(cache.errors[i].rfind(expected[i], 0), 0u) << cache.errors[i];
+  for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(cache.errors[i].rfind(expected[i], 0), 0u) << cache.errors[i];
   ASSERT_EQ(cache.trials.size(), 2u);
   EXPECT_EQ(cache.trials[0].cache_key, "2,x");  // the later entry, in the place of the first
   EXPECT_DOUBLE_EQ(cache.trials[0].result.time_s, 0.9e-3);
   EXPECT_EQ(cache.trials[1].cache_key, "2,y");
 
-  const auto mismatch = ParseKernelTunerCache(Small(R"("2,x": {"a": 2, "b": "y", "time": 0.5}, "2,y": {"a": 2, "b": "y", "time": 0.7})"));
+  const auto mismatch =
+      ParseKernelTunerCache(Small(R"("2,x": {"a": 2, "b": "y", "time": 0.5}, "2,y": {"a": 2, "b": "y", "time": 0.7})"));
   ASSERT_EQ(mismatch.errors.size(), 1u);
   EXPECT_EQ(mismatch.errors[0], "cache entry '2,x': the key does not match the entry's parameters (2,y)");
   EXPECT_EQ(mismatch.trials.size(), 1u);

@@ -13,7 +13,8 @@ TEST(FakeMeasurer, AnswersFromTheFormula) {
     return std::nullopt;
   });
   // x = 1 fails, the others run at x GFLOPS.
-  FakeMeasurer measurer([](const ConfigSpace& s, const Config& c) { return s.Scalar(c, "x") == 1 ? 0.0 : s.Scalar(c, "x"); });
+  FakeMeasurer measurer(
+      [](const ConfigSpace& s, const Config& c) { return s.Scalar(c, "x") == 1 ? 0.0 : s.Scalar(c, "x"); });
   const MeasureTask task{nullptr, Workload::FromKey("fake:n=1"), &space};
   const auto results = measurer.Measure(task, {{0}, {1}, {2}, {3}}).results;
   ASSERT_EQ(results.size(), 4u);

@@ -1,13 +1,13 @@
 #include "measure/opencl_measurer.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <signal.h>
-#include <unistd.h>
 
 #include "core/errors.h"
 #include "ops/selftest_template.h"
@@ -57,7 +57,8 @@ TEST_F(SelftestMeasure, OkConfigIsVerifiedAndTimed) {
 
 TEST_F(SelftestMeasure, SegfaultCostsOneTrialAndTheBatchGoesOn) {
   OpenClMeasurer measurer(TestOptions());
-  const auto results = measurer.Measure(Task(), {With(SelftestBehaviour::kSegfault), With(SelftestBehaviour::kOk)}).results;
+  const auto results =
+      measurer.Measure(Task(), {With(SelftestBehaviour::kSegfault), With(SelftestBehaviour::kOk)}).results;
   ASSERT_EQ(results.size(), 2u);
   EXPECT_EQ(results[0].status, MeasureStatus::kRuntimeError);
   EXPECT_NE(results[0].error.find("worker crashed (signal 11"), std::string::npos) << results[0].error;
@@ -96,9 +97,8 @@ TEST_F(SelftestMeasure, StopAbandonsTheConfigInFlightAndKeepsTheFinishedOnes) {
     if (index == 1) stop = true;  // Ctrl-C while the hang is being timed
   };
   OpenClMeasurer measurer(options);
-  const MeasuredBatch batch =
-      measurer.Measure(Task(), {With(SelftestBehaviour::kOk), With(SelftestBehaviour::kHang), With(SelftestBehaviour::kOk)},
-                       &stop);
+  const MeasuredBatch batch = measurer.Measure(
+      Task(), {With(SelftestBehaviour::kOk), With(SelftestBehaviour::kHang), With(SelftestBehaviour::kOk)}, &stop);
   EXPECT_EQ(batch.end, MeasuredBatch::End::kStopped);
   ASSERT_EQ(batch.results.size(), 1u);  // the hang in flight is abandoned, not recorded as a timeout
   EXPECT_TRUE(batch.results[0].ok()) << batch.results[0].error;
@@ -128,7 +128,8 @@ TEST_F(SelftestMeasure, WorkerGoneMidRunEndsTheBatchKeepingWhatWasMeasured) {
   options.worker_path = worker.string();
   OpenClMeasurer measurer(options);
   std::filesystem::remove_all(dir);  // the running worker lives on; a restart cannot happen
-  const MeasuredBatch batch = measurer.Measure(Task(), {With(SelftestBehaviour::kSegfault), With(SelftestBehaviour::kOk)});
+  const MeasuredBatch batch =
+      measurer.Measure(Task(), {With(SelftestBehaviour::kSegfault), With(SelftestBehaviour::kOk)});
   EXPECT_EQ(batch.end, MeasuredBatch::End::kBrokenEnvironment);
   ASSERT_EQ(batch.results.size(), 1u);
   EXPECT_EQ(batch.results[0].status, MeasureStatus::kRuntimeError);
@@ -189,7 +190,8 @@ TEST_F(SelftestMeasure, BuildersShareABatchAndTheTimingWorkerTimesEveryConfig) {
 TEST_F(SelftestMeasure, ACrashingBuilderCostsOneTrialAndIsReplaced) {
   OpenClMeasurer measurer(TestOptions(20, /*builders=*/2));
   const Config ok = With(SelftestBehaviour::kOk);
-  const auto batch = measurer.Measure(Task(), {With(SelftestBehaviour::kSegfault), ok, With(SelftestBehaviour::kCompileError)});
+  const auto batch =
+      measurer.Measure(Task(), {With(SelftestBehaviour::kSegfault), ok, With(SelftestBehaviour::kCompileError)});
   ASSERT_TRUE(batch.complete());
   ASSERT_EQ(batch.results.size(), 3u);
   EXPECT_EQ(batch.results[0].status, MeasureStatus::kRuntimeError);

@@ -10,8 +10,9 @@ TEST(ReplayMeasurer, AnswersRecordedResultsAndRefusesTheRest) {
   space.AddKnob(Knob::Split("tile", 8, 2));
   space.AddKnob(Knob::Discrete("unroll", {1, 2}));
   const Config fast{1, 0}, broken{2, 1}, unknown{0, 0};
-  ReplayMeasurer replay({{space.Key(fast), MeasureResult::Success({0.002, 0.001, 0.003}, 2e9, 0.5)},
-                         {space.Key(broken), MeasureResult::Failure(MeasureStatus::kWrongAnswer, "C[3] = 1, expected 2")}});
+  ReplayMeasurer replay(
+      {{space.Key(fast), MeasureResult::Success({0.002, 0.001, 0.003}, 2e9, 0.5)},
+       {space.Key(broken), MeasureResult::Failure(MeasureStatus::kWrongAnswer, "C[3] = 1, expected 2")}});
   const auto results = replay.Measure({nullptr, {}, &space}, {fast, broken, unknown}).results;
   ASSERT_EQ(results.size(), 3u);
   EXPECT_EQ(results[0].status, MeasureStatus::kOk);

@@ -72,8 +72,9 @@ TEST(WorkerProtocol, HelloCarriesTheDeviceOrTheError) {
   device.native_float_width = 16;
   EXPECT_EQ(DecodeHello(EncodeHello(WorkerHello::Ready(device)))->device->native_float_width, 16u);
   // A worker that does not report the width (an older build) still says hello: width unknown.
-  const auto older = DecodeHello(R"({"device":{"platform":"P","name":"D","driver_version":"1","type":"cpu",)"
-                                 R"("compute_units":2,"max_work_group_size":256,"local_mem_bytes":0,"global_mem_bytes":0}})");
+  const auto older =
+      DecodeHello(R"({"device":{"platform":"P","name":"D","driver_version":"1","type":"cpu",)"
+                  R"("compute_units":2,"max_work_group_size":256,"local_mem_bytes":0,"global_mem_bytes":0}})");
   ASSERT_TRUE(older && older->device);
   EXPECT_EQ(older->device->native_float_width, 0u);
   const auto failed = DecodeHello(EncodeHello(WorkerHello::Failed("unknown device 'x'", true)));

@@ -26,8 +26,8 @@ TEST(GaussianProcess, InterpolatesAndIsUnsureFarFromItsData) {
   GpHyper start{Eigen::VectorXd::Constant(2, std::log(0.5)), 0, std::log(1e-4)};
   gp.FitHyper(x, y, start, 40);
   Eigen::MatrixXd at(2, 2);
-  at << 0.5, 0.3,   // inside the data
-      0.5, 0.9;     // another value of the irrelevant feature
+  at << 0.5, 0.3,  // inside the data
+      0.5, 0.9;    // another value of the irrelevant feature
   Eigen::VectorXd mean, var;
   gp.Predict(at, mean, var);
   EXPECT_NEAR(mean[0], std::sin(3.0), 0.1);

@@ -61,7 +61,8 @@ TEST(Anneal, SameSeedSamePlan) {
 TEST(Anneal, NoWalkersNoPlan) {
   const ConfigSpace space = SmallConstrainedSpace();
   Rng rng(1);
-  const auto result = Anneal(space, {}, ScoreAll, [](const Config&) { return true; }, {}, rng);
+  const auto result = Anneal(
+      space, {}, ScoreAll, [](const Config&) { return true; }, {}, rng);
   EXPECT_TRUE(result.plan.empty());
 }
 

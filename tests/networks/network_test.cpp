@@ -1,7 +1,6 @@
 #include "networks/network.h"
 
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -27,12 +26,13 @@ TEST(Networks, EveryBuiltinParsesAndItsTasksHaveASketch) {
   EXPECT_EQ(names, (std::set<std::string>{"alexnet", "bert_base", "mobilenet_v1", "resnet18", "vgg16"}));
   for (const auto& n : networks)
     for (int64_t batch : {1, 4})
-      for (const auto& t : NetworkTasks(n, batch)) EXPECT_FALSE(ApplicableTemplates(t.workload).empty()) << t.workload.Key();
+      for (const auto& t : NetworkTasks(n, batch))
+        EXPECT_FALSE(ApplicableTemplates(t.workload).empty()) << t.workload.Key();
 }
 
 TEST(Networks, IdenticalLayersBecomeOneTaskWithTheirCountAsWeight) {
   const auto tasks = NetworkTasks(LoadNetwork("resnet18"), 1);
-  EXPECT_EQ(tasks.size(), 12u);     // 11 distinct convolutions and the classifier
+  EXPECT_EQ(tasks.size(), 12u);       // 11 distinct convolutions and the classifier
   EXPECT_EQ(TotalWeight(tasks), 21);  // 20 convolutions + 1 dense layer
   const auto block = std::find_if(tasks.begin(), tasks.end(), [](const auto& t) {
     return t.workload.Key() == "conv2d:n=1,ci=64,h=56,w=56,co=64,kh=3,kw=3,stride=1,pad=1,dilation=1";
@@ -76,9 +76,11 @@ TEST_P(NetworkRejects, NamingWhereAndWhat) {
 INSTANTIATE_TEST_SUITE_P(
     Malformed, NetworkRejects,
     ::testing::Values(
-        BadNetwork{"Syntax", "{\"name\": \"n\",\n \"layers\": [\n {\"op\": \"gemm\" \"shape\": \"1,2,3\"}]}", "at line 3"},
+        BadNetwork{"Syntax", "{\"name\": \"n\",\n \"layers\": [\n {\"op\": \"gemm\" \"shape\": \"1,2,3\"}]}",
+                   "at line 3"},
         BadNetwork{"NoLayers", R"({"name": "n", "layers": []})", "field 'layers' must be a non-empty list"},
-        BadNetwork{"MissingShape", R"({"name": "n", "layers": [{"op": "gemm", "shape": "8,8,8"}, {"name": "fc", "op": "gemm"}]})",
+        BadNetwork{"MissingShape",
+                   R"({"name": "n", "layers": [{"op": "gemm", "shape": "8,8,8"}, {"name": "fc", "op": "gemm"}]})",
                    "layers[1] (\"fc\"): field 'shape' is missing"},
         BadNetwork{"UnknownOperator", R"({"name": "n", "layers": [{"name": "c", "op": "conv3d", "shape": "1"}]})",
                    "layers[0] (\"c\"): field 'op'/'shape': unknown operator 'conv3d'"},
@@ -96,7 +98,8 @@ TEST(Networks, UnknownNameOrMissingFileIsRefused) {
     LoadNetwork("resnet19");
     FAIL();
   } catch (const UserError& e) {
-    EXPECT_NE(std::string(e.what()).find("no built-in network 'resnet19' (known: alexnet"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("no built-in network 'resnet19' (known: alexnet"), std::string::npos)
+        << e.what();
   }
 }
 
@@ -109,7 +112,8 @@ namespace {
 std::string GemmLayers(int count, bool distinct) {
   std::string layers;
   for (int i = 0; i < count; ++i)
-    layers += std::string(i ? "," : "") + R"({"op": "gemm", "shape": ")" + std::to_string(distinct ? 8 + i : 8) + R"(,8,8"})";
+    layers +=
+        std::string(i ? "," : "") + R"({"op": "gemm", "shape": ")" + std::to_string(distinct ? 8 + i : 8) + R"(,8,8"})";
   return R"({"name": "big", "layers": [)" + layers + "]}";
 }
 

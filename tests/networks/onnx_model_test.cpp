@@ -47,7 +47,8 @@ std::string Refusal(const std::string& path, const NetworkLoadOptions& options =
 
 class ScratchDir {
  public:
-  ScratchDir() : path_(fs::temp_directory_path() / ("tt-onnx-" + std::to_string(::getpid()) + "-" + std::to_string(n_++))) {
+  ScratchDir()
+      : path_(fs::temp_directory_path() / ("tt-onnx-" + std::to_string(::getpid()) + "-" + std::to_string(n_++))) {
     fs::remove_all(path_);
     fs::create_directories(path_);
   }
@@ -193,7 +194,8 @@ TEST(OnnxModel, InputShapesFixDynamicDimensions) {
   const auto tasks = NetworkTasks(LoadNetwork(Model("dynamic_hw.onnx"), o), 2);
   EXPECT_EQ(tasks.front().workload.Key(), "conv2d:n=2,ci=3,h=64,w=48,co=8,kh=3,kw=3,stride=1,pad=1,dilation=1");
   EXPECT_EQ(ParseInputShape("input_ids=1,128"), (std::pair<std::string, std::vector<int64_t>>{"input_ids", {1, 128}}));
-  for (const char* bad : {"x", "x=", "=1,2", "x=1,,2", "x=0,3", "x=1,-3", "x=a"}) EXPECT_THROW(ParseInputShape(bad), UserError) << bad;
+  for (const char* bad : {"x", "x=", "=1,2", "x=1,,2", "x=0,3", "x=1,-3", "x=a"})
+    EXPECT_THROW(ParseInputShape(bad), UserError) << bad;
 }
 
 struct BadModel {
@@ -222,8 +224,11 @@ INSTANTIATE_TEST_SUITE_P(
     Broken, OnnxRefusals,
     ::testing::Values(
         BadModel{"Opset18", Model("opset18.onnx"), {}, "opset 18 of domain 'ai.onnx' is not supported"},
-        BadModel{"DynamicWithoutValue", Model("dynamic_hw.onnx"), {},
-                 "input 'x' has no value for its dimension 2 ('height'): give every dimension with --input-shape x=1,3,"},
+        BadModel{
+            "DynamicWithoutValue",
+            Model("dynamic_hw.onnx"),
+            {},
+            "input 'x' has no value for its dimension 2 ('height'): give every dimension with --input-shape x=1,3,"},
         BadModel{"ChannelsDoNotFit", Model("bad_channels.onnx"), {}, "node 'conv' (Conv): its weight 'conv.weight'"},
         BadModel{"CutAfterItsGraph", Model("no_opset.onnx"), {}, "the model imports no opset: the file is truncated"},
         BadModel{"DanglingInput", Model("dangling_input.onnx"), {}, "node 'relu_1' (Relu): its input 'nowhere'"},

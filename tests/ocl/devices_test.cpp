@@ -56,8 +56,7 @@ TEST(Devices, RefusesUnknownDevices) {
     FAIL() << "device " << past_end << " accepted";
   } catch (const UserError& e) {
     const std::string message = e.what();
-    EXPECT_NE(message.find("unknown device '" + past_end + "': " + past_end + " devices available"),
-              std::string::npos)
+    EXPECT_NE(message.find("unknown device '" + past_end + "': " + past_end + " devices available"), std::string::npos)
         << message;
     EXPECT_NE(message.find(devices[0].name), std::string::npos) << message;
   }

@@ -3,8 +3,8 @@
 #include <map>
 
 #include "core/errors.h"
-#include "ops/matmul_templates.h"
 #include "ops/kernel_template.h"
+#include "ops/matmul_templates.h"
 #include "ops/template_test_util.h"
 
 namespace tt {
@@ -52,8 +52,8 @@ std::string WhyInvalid(const ConfigSpace& space, const Config& c) { return space
 TEST(BatchMatmulSpace, DeviceLimitsAndTemplateRulesInvalidateBeforeCompiling) {
   const Workload w = ParseWorkload("batch_matmul", "4,256,256,64");
   const ConfigSpace space = Bmm().Space(w, {256, 16 * 1024});
-  const Config fine = Pick(space, {{"tile_b", {4, 1}}, {"tile_x", {16, 1, 16, 1}}, {"tile_y", {16, 1, 16, 1}},
-                                   {"tile_k", {64, 1, 1}}});
+  const Config fine =
+      Pick(space, {{"tile_b", {4, 1}}, {"tile_x", {16, 1, 16, 1}}, {"tile_y", {16, 1, 16, 1}}, {"tile_k", {64, 1, 1}}});
   EXPECT_TRUE(space.IsValid(fine)) << WhyInvalid(space, fine);
 
   // The batch work-items count towards the work-group size.
@@ -61,8 +61,8 @@ TEST(BatchMatmulSpace, DeviceLimitsAndTemplateRulesInvalidateBeforeCompiling) {
   EXPECT_NE(WhyInvalid(space, big_group).find("work-group size 512"), std::string::npos);
 
   // 16 KiB of tiles per batch entry fit; two batch entries per group do not.
-  std::map<std::string, KnobValue> staged = {{"tile_b", {4, 1}}, {"tile_x", {4, 2, 8, 4}}, {"tile_y", {4, 1, 16, 4}},
-                                             {"tile_k", {2, 8, 4}}, {"local_a", {1}}, {"local_b", {1}}};
+  std::map<std::string, KnobValue> staged = {{"tile_b", {4, 1}},    {"tile_x", {4, 2, 8, 4}}, {"tile_y", {4, 1, 16, 4}},
+                                             {"tile_k", {2, 8, 4}}, {"local_a", {1}},         {"local_b", {1}}};
   EXPECT_TRUE(space.IsValid(Pick(space, staged))) << WhyInvalid(space, Pick(space, staged));
   staged["tile_b"] = {2, 2};
   EXPECT_NE(WhyInvalid(space, Pick(space, staged)).find("local memory 32768 B"), std::string::npos);
@@ -118,8 +118,9 @@ TEST(BatchMatmulGeometry, EveryValidConfigCoversEachOutputOnce) {
 TEST(BatchMatmulPrePass, PacksThePanelsOfEveryBatchEntry) {
   const Workload w = ParseWorkload("batch_matmul", "6,32,64,16", {"transpose_b"});
   const ConfigSpace space = Bmm().Space(w, kCpuLimits);
-  const Config c = Pick(space, {{"tile_b", {3, 2}}, {"tile_x", {2, 2, 4, 2}}, {"tile_y", {4, 1, 4, 4}},
-                                {"tile_k", {4, 2, 2}}, {"pack_b", {1}}});
+  const Config c = Pick(
+      space,
+      {{"tile_b", {3, 2}}, {"tile_x", {2, 2, 4, 2}}, {"tile_y", {4, 1, 4, 4}}, {"tile_k", {4, 2, 2}}, {"pack_b", {1}}});
   ASSERT_TRUE(space.IsValid(c)) << *space.WhyInvalid(c);
   const auto pass = Bmm().PrePassOf(w, space, c);
   ASSERT_TRUE(pass);
@@ -130,12 +131,17 @@ TEST(BatchMatmulPrePass, PacksThePanelsOfEveryBatchEntry) {
 TEST(BatchMatmulBuildOptions, CarryEveryKnobAndTheTranspositions) {
   const Workload w = ParseWorkload("batch_matmul", "8,64,64,64", {"transpose_b"});
   const ConfigSpace space = Bmm().Space(w, kCpuLimits);
-  const Config c = Pick(space, {{"tile_b", {4, 2}}, {"tile_x", {2, 2, 4, 4}}, {"tile_y", {1, 2, 4, 8}},
-                                {"tile_k", {4, 2, 8}}, {"vec", {4}}, {"auto_unroll_max_step", {16}}, {"local_b", {1}}});
+  const Config c = Pick(space, {{"tile_b", {4, 2}},
+                                {"tile_x", {2, 2, 4, 4}},
+                                {"tile_y", {1, 2, 4, 8}},
+                                {"tile_k", {4, 2, 8}},
+                                {"vec", {4}},
+                                {"auto_unroll_max_step", {16}},
+                                {"local_b", {1}}});
   const std::string options = Bmm().BuildOptions(w, space, c);
-  for (const char* expected : {"-D M=64", "-D TRANS_A=0", "-D TRANS_B=1", "-D TB0=4", "-D TB1=2", "-D TX0=2",
-                               "-D TX3=4", "-D TY3=8", "-D TK2=8", "-D VEC=4", "-D UNROLL_K=1", "-D LOCAL_A=0",
-                               "-D LOCAL_B=1"})
+  for (const char* expected :
+       {"-D M=64", "-D TRANS_A=0", "-D TRANS_B=1", "-D TB0=4", "-D TB1=2", "-D TX0=2", "-D TX3=4", "-D TY3=8",
+        "-D TK2=8", "-D VEC=4", "-D UNROLL_K=1", "-D LOCAL_A=0", "-D LOCAL_B=1"})
     EXPECT_NE(options.find(expected), std::string::npos) << expected << " in " << options;
 }
 
@@ -148,14 +154,14 @@ std::vector<float> NaiveProduct(const Workload& w, const std::vector<float>& x, 
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j)
         for (int64_t l = 0; l < k; ++l)
-          z[(b * m + i) * n + j] += x[b * m * k + (ta ? l * m + i : i * k + l)] *
-                                    y[b * k * n + (tb ? j * k + l : l * n + j)];
+          z[(b * m + i) * n + j] +=
+              x[b * m * k + (ta ? l * m + i : i * k + l)] * y[b * k * n + (tb ? j * k + l : l * n + j)];
   return z;
 }
 
 TEST(BatchMatmulReference, MatchesNaiveProductForEveryTransposition) {
-  for (const auto& flags : std::vector<std::vector<std::string>>{{}, {"transpose_a"}, {"transpose_b"},
-                                                                 {"transpose_a", "transpose_b"}}) {
+  for (const auto& flags :
+       std::vector<std::vector<std::string>>{{}, {"transpose_a"}, {"transpose_b"}, {"transpose_a", "transpose_b"}}) {
     const Workload w = ParseWorkload("batch_matmul", "3,5,7,3", flags);
     const auto buffers = Bmm().Buffers(w);
     ASSERT_EQ(buffers.size(), 3u);

@@ -62,8 +62,9 @@ TEST(Conv2dImplicitGemmSpace, RulesNameWhatIsWrong) {
             std::string::npos);
   // 49 pixels rounded up to 56: a tile of 7 starting at 49 likewise.
   EXPECT_NE(why(space, {{"tile_y", {8, 1, 1, 7}}}).find("past the output pixels"), std::string::npos);
-  EXPECT_NE(why(space, {{"tile_x", {4, 1, 8, 4}}, {"vec", {4}}, {"tile_y", {1, 1, 56, 1}}}).find("fewer than 8 accumulator"),
-            std::string::npos);
+  EXPECT_NE(
+      why(space, {{"tile_x", {4, 1, 8, 4}}, {"vec", {4}}, {"tile_y", {1, 1, 56, 1}}}).find("fewer than 8 accumulator"),
+      std::string::npos);
   EXPECT_NE(why(space, {{"tile_y", {7, 1, 1, 8}}}).find("fewer than 2 x vec pixels"), std::string::npos);
   EXPECT_NE(why(space, {{"tile_k", {1, 1, 513}}}).find("inner unrolled step too large"), std::string::npos);
   const ConfigSpace small_groups = Conv2dImplicitGemmTemplate().Space(w, {4, 1024 * 1024, 16});
@@ -74,8 +75,12 @@ TEST(Conv2dImplicitGemmBuildOptions, CarryShapeSplitsAndGeometry) {
   const Workload w = ParseWorkload("conv2d", "n=1,ci=57,h=7,w=7,co=117,kh=3,kw=3,stride=1,pad=1");
   const KernelTemplate& t = Conv2dImplicitGemmTemplate();
   const ConfigSpace space = t.Space(w, kAvx512);
-  const Config c = Pick(space, {{"tile_x", {4, 1, 2, 16}}, {"tile_y", {1, 1, 7, 8}}, {"tile_k", {19, 9, 3}},
-                                {"vec", {16}}, {"auto_unroll_max_step", {64}}, {"local_b", {1}}});
+  const Config c = Pick(space, {{"tile_x", {4, 1, 2, 16}},
+                                {"tile_y", {1, 1, 7, 8}},
+                                {"tile_k", {19, 9, 3}},
+                                {"vec", {16}},
+                                {"auto_unroll_max_step", {64}},
+                                {"local_b", {1}}});
   ASSERT_TRUE(space.IsValid(c)) << *space.WhyInvalid(c);
   const std::string options = t.BuildOptions(w, space, c);
   for (const char* expected : {"-D CO=117", "-D TX2=2", "-D TX3=16", "-D TY3=8", "-D TK0=19", "-D TK1=9", "-D TK2=3",

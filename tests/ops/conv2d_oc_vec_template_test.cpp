@@ -2,9 +2,9 @@
 
 #include <numeric>
 
+#include "ops/channel_blocking.h"
 #include "ops/conv2d_templates.h"
 #include "ops/conv_shape.h"
-#include "ops/channel_blocking.h"
 #include "ops/kernel_template.h"
 #include "ops/template_test_util.h"
 
@@ -55,13 +55,15 @@ TEST(Conv2dOcVecReference, ReadsPackedWeightsAndMatchesTheOihwReference) {
 // The blocked sketch computes the same convolution: its reference, on blocked inputs, is the
 // plain reference blocked, with zero padding lanes; an RGB image stays NCHW.
 TEST(Conv2dOcVecNchwcReference, IsThePlainReferenceBlockedAndKeepsAnImageNchw) {
-  for (const char* shape : {"n=2,ci=3,h=7,w=6,co=19,kh=3,kw=3,stride=2,pad=1", "n=1,ci=21,h=5,w=4,co=17,kh=1,kw=1,stride=1,pad=0"}) {
+  for (const char* shape :
+       {"n=2,ci=3,h=7,w=6,co=19,kh=3,kw=3,stride=2,pad=1", "n=1,ci=21,h=5,w=4,co=17,kh=1,kw=1,stride=1,pad=0"}) {
     const Workload w = ParseWorkload("conv2d", shape);
     const ConvShape s = ConvShape::Of(w);
     const KernelTemplate& blocked = Conv2dOcVecNchwcTemplate();
     const bool image = s.ci <= 4;
     const auto buffers = blocked.Buffers(w);
-    EXPECT_EQ(buffers[0].elements, static_cast<size_t>(image ? s.input_elements() : BlockedElements(s.n, s.ci, s.h * s.w)));
+    EXPECT_EQ(buffers[0].elements,
+              static_cast<size_t>(image ? s.input_elements() : BlockedElements(s.n, s.ci, s.h * s.w)));
     EXPECT_EQ(buffers[2].elements, static_cast<size_t>(BlockedElements(s.n, s.co, s.oh * s.ow)));
     EXPECT_EQ(blocked.ChannelBlockedBuffers(w), image ? (std::vector<size_t>{1, 2}) : (std::vector<size_t>{0, 1, 2}));
     std::vector<float> data = Iota(static_cast<size_t>(s.input_elements()));
@@ -108,7 +110,8 @@ TEST(Conv2dOcVecSpace, OddChannelsAndRowsKeepEveryWidthAndTailBlock) {
   const Config spill = Pick(space, {{"tile_oc", {4}}, {"tile_oh", {4}}, {"tile_ow", {4}}});
   EXPECT_NE(space.WhyInvalid(spill).value_or("").find("accumulator vectors"), std::string::npos);
   const Config past = Pick(space, {{"vec", {16}}, {"tile_oc", {4}}});
-  const ConfigSpace narrow = t.Space(ParseWorkload("conv2d", "n=1,ci=3,h=8,w=8,co=20,kh=1,kw=1,stride=1,pad=0"), kAvx512);
+  const ConfigSpace narrow =
+      t.Space(ParseWorkload("conv2d", "n=1,ci=3,h=8,w=8,co=20,kh=1,kw=1,stride=1,pad=0"), kAvx512);
   EXPECT_NE(narrow.WhyInvalid(past).value_or("").find("past the output channels"), std::string::npos);
   const Config group = Pick(space, {{"tile_ow", {14}}, {"work_group", {4}}});
   EXPECT_NE(space.WhyInvalid(group).value_or("").find("work_group exceeds"), std::string::npos);

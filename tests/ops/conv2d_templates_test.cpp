@@ -1,9 +1,10 @@
+#include "ops/conv2d_templates.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
 
 #include "core/errors.h"
-#include "ops/conv2d_templates.h"
 #include "ops/conv_shape.h"
 #include "ops/kernel_template.h"
 #include "ops/template_test_util.h"
@@ -21,9 +22,11 @@ TEST(ParseConv2d, NamedKeysInAnyOrderWithDilationDefault) {
   const ConvShape s = ConvShape::Of(w);
   EXPECT_EQ(s.oh, 56);
   EXPECT_EQ(s.ow, 56);
-  const ConvShape alexnet1 = ConvShape::Of(ParseWorkload("conv2d", "n=1,ci=3,h=227,w=227,co=64,kh=11,kw=11,stride=4,pad=0"));
+  const ConvShape alexnet1 =
+      ConvShape::Of(ParseWorkload("conv2d", "n=1,ci=3,h=227,w=227,co=64,kh=11,kw=11,stride=4,pad=0"));
   EXPECT_EQ(alexnet1.oh, 55);
-  const ConvShape dilated = ConvShape::Of(ParseWorkload("conv2d", "n=2,ci=5,h=9,w=8,co=3,kh=3,kw=3,stride=2,pad=1,dilation=2"));
+  const ConvShape dilated =
+      ConvShape::Of(ParseWorkload("conv2d", "n=2,ci=5,h=9,w=8,co=3,kh=3,kw=3,stride=2,pad=1,dilation=2"));
   EXPECT_EQ(dilated.oh, 4);  // (9 + 2 - 5) / 2 + 1
   EXPECT_EQ(dilated.ow, 3);  // (8 + 2 - 5) / 2 + 1
 }
@@ -55,7 +58,7 @@ TEST(Conv2dTemplates, SevenSketchesAndWinogradOnlyWhereItApplies) {
     return n;
   };
   const std::vector<std::string> all = {"conv2d_direct_local", "conv2d_direct_global", "conv2d_direct_vec",
-                                        "conv2d_oc_vec", "conv2d_winograd", "conv2d_implicit_gemm",
+                                        "conv2d_oc_vec",       "conv2d_winograd",      "conv2d_implicit_gemm",
                                         "conv2d_oc_vec_nchwc"};
   EXPECT_EQ(names(ParseWorkload("conv2d", "n=1,ci=64,h=56,w=56,co=64,kh=3,kw=3,stride=1,pad=1")), all);
   const Workload strided = ParseWorkload("conv2d", "n=1,ci=64,h=56,w=56,co=128,kh=3,kw=3,stride=2,pad=1");
@@ -80,7 +83,7 @@ TEST(Conv2dTemplates, SketchesShareFlopsSoTheyCompareByTime) {
 TEST(Conv2dDirectSpace, HasAutoTvmConv2dNchwKnobs) {
   const Workload w = ParseWorkload("conv2d", "n=1,ci=64,h=56,w=56,co=64,kh=3,kw=3,stride=1,pad=1");
   const ConfigSpace space = Conv2dDirectLocalTemplate().Space(w, kCpuLimits);
-  const std::vector<std::pair<std::string, size_t>> splits = {{"tile_f", 4}, {"tile_y", 4}, {"tile_x", 4},
+  const std::vector<std::pair<std::string, size_t>> splits = {{"tile_f", 4},  {"tile_y", 4},  {"tile_x", 4},
                                                               {"tile_rc", 2}, {"tile_ry", 2}, {"tile_rx", 2}};
   ASSERT_EQ(space.num_knobs(), 8u);
   for (size_t i = 0; i < splits.size(); ++i) {
@@ -97,15 +100,16 @@ TEST(Conv2dDirectSpace, LimitsInvalidateBeforeCompilingAndOnlyLocalCountsLocalMe
   const DeviceLimits small{256, 16 * 1024};
   const ConfigSpace local = Conv2dDirectLocalTemplate().Space(w, small);
   const ConfigSpace global = Conv2dDirectGlobalTemplate().Space(w, small);
-  const std::map<std::string, KnobValue> big_tiles = {{"tile_f", {1, 2, 2, 16}}, {"tile_y", {1, 1, 8, 4}},
-                                                      {"tile_x", {1, 1, 8, 4}}, {"tile_rc", {1, 64}}};
-  EXPECT_NE(global.WhyInvalid(Pick(global, big_tiles)).value_or("").find("more than 256 accumulators"), std::string::npos);
-  const std::map<std::string, KnobValue> wide = {{"tile_f", {4, 1, 16, 1}}, {"tile_y", {2, 1, 16, 1}},
-                                                 {"tile_x", {2, 1, 16, 1}}, {"tile_rc", {1, 64}}};
+  const std::map<std::string, KnobValue> big_tiles = {
+      {"tile_f", {1, 2, 2, 16}}, {"tile_y", {1, 1, 8, 4}}, {"tile_x", {1, 1, 8, 4}}, {"tile_rc", {1, 64}}};
+  EXPECT_NE(global.WhyInvalid(Pick(global, big_tiles)).value_or("").find("more than 256 accumulators"),
+            std::string::npos);
+  const std::map<std::string, KnobValue> wide = {
+      {"tile_f", {4, 1, 16, 1}}, {"tile_y", {2, 1, 16, 1}}, {"tile_x", {2, 1, 16, 1}}, {"tile_rc", {1, 64}}};
   EXPECT_NE(local.WhyInvalid(Pick(local, wide)).value_or("").find("work-group size 4096"), std::string::npos);
   const std::map<std::string, KnobValue> fat_step = {{"tile_f", {4, 1, 4, 4}}, {"tile_y", {4, 1, 4, 2}},
                                                      {"tile_x", {4, 1, 4, 2}}, {"tile_rc", {1, 64}},
-                                                     {"tile_ry", {1, 3}}, {"tile_rx", {1, 3}}};
+                                                     {"tile_ry", {1, 3}},      {"tile_rx", {1, 3}}};
   EXPECT_NE(local.WhyInvalid(Pick(local, fat_step)).value_or("").find("local memory"), std::string::npos);
   EXPECT_TRUE(global.IsValid(Pick(global, fat_step))) << *global.WhyInvalid(Pick(global, fat_step));
 }
@@ -116,10 +120,12 @@ TEST(Conv2dDirectVecSpace, AddsAVectorWidthThatMustDivideTheContiguousColumns) {
   const ConfigSpace space = t.Space(w, kCpuLimits);
   EXPECT_EQ(space.num_knobs(), 9u);
   EXPECT_EQ(space.knob(8).name(), "vec");
-  const Config fits = Pick(space, {{"tile_f", {16, 1, 1, 1}}, {"tile_y", {32, 1, 1, 1}}, {"tile_x", {1, 2, 1, 16}}, {"vec", {8}}});
+  const Config fits =
+      Pick(space, {{"tile_f", {16, 1, 1, 1}}, {"tile_y", {32, 1, 1, 1}}, {"tile_x", {1, 2, 1, 16}}, {"vec", {8}}});
   EXPECT_TRUE(space.IsValid(fits)) << *space.WhyInvalid(fits);
   EXPECT_NE(t.BuildOptions(w, space, fits).find("-D VEC=8"), std::string::npos);
-  const Config misfit = Pick(space, {{"tile_f", {16, 1, 1, 1}}, {"tile_y", {32, 1, 1, 1}}, {"tile_x", {2, 2, 2, 4}}, {"vec", {8}}});
+  const Config misfit =
+      Pick(space, {{"tile_f", {16, 1, 1, 1}}, {"tile_y", {32, 1, 1, 1}}, {"tile_x", {2, 2, 2, 4}}, {"vec", {8}}});
   EXPECT_NE(space.WhyInvalid(misfit).value_or("").find("vec 8 does not divide tile_x[3]"), std::string::npos);
   // The other direct sketches keep AutoTVM's knob set exactly.
   EXPECT_FALSE(Conv2dDirectGlobalTemplate().Space(w, kCpuLimits).HasKnob("vec"));
@@ -129,9 +135,14 @@ TEST(Conv2dDirectBuildOptions, CarryShapeSplitsAndUnrollDecisions) {
   const Workload w = ParseWorkload("conv2d", "n=1,ci=16,h=14,w=14,co=32,kh=3,kw=3,stride=2,pad=1");
   const KernelTemplate& t = Conv2dDirectLocalTemplate();
   const ConfigSpace space = t.Space(w, kCpuLimits);
-  const Config c = Pick(space, {{"tile_f", {2, 2, 4, 2}}, {"tile_y", {7, 1, 1, 1}}, {"tile_x", {1, 1, 7, 1}},
-                                {"tile_rc", {4, 4}}, {"tile_ry", {3, 1}}, {"tile_rx", {1, 3}},
-                                {"auto_unroll_max_step", {512}}, {"unroll_explicit", {1}}});
+  const Config c = Pick(space, {{"tile_f", {2, 2, 4, 2}},
+                                {"tile_y", {7, 1, 1, 1}},
+                                {"tile_x", {1, 1, 7, 1}},
+                                {"tile_rc", {4, 4}},
+                                {"tile_ry", {3, 1}},
+                                {"tile_rx", {1, 3}},
+                                {"auto_unroll_max_step", {512}},
+                                {"unroll_explicit", {1}}});
   const std::string options = t.BuildOptions(w, space, c);
   // 4 accumulators: rx (3 x 4 = 12) and ry x rx unroll, rc x ry x rx (4 x 3 x 4 = 48) too.
   for (const char* expected : {"-D OH=7", "-D OW=7", "-D STRIDE=2", "-D TF0=2", "-D TF3=2", "-D RC1=4", "-D RX1=3",

@@ -32,7 +32,8 @@ TEST(ChannelBlocking, ActivationsRoundTripWithZeroPaddingLanes) {
 
 // On the real channels, the blocked sketch's reference is the NCHW depthwise reference.
 TEST(DepthwiseNchwcReference, MatchesTheNchwReferenceOnRealChannels) {
-  for (const char* shape : {"n=2,c=19,h=9,w=7,kh=3,kw=3,stride=2,pad=1", "n=1,c=5,h=8,w=8,kh=3,kw=3,stride=1,pad=2,dilation=2"}) {
+  for (const char* shape :
+       {"n=2,c=19,h=9,w=7,kh=3,kw=3,stride=2,pad=1", "n=1,c=5,h=8,w=8,kh=3,kw=3,stride=1,pad=2,dilation=2"}) {
     const Workload w = ParseWorkload("depthwise_conv2d", shape);
     const ConvShape s = ConvShape::Of(w);
     const std::vector<float> data = SmallValues(static_cast<size_t>(s.input_elements()));

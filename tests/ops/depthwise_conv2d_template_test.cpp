@@ -1,3 +1,5 @@
+#include "ops/depthwise_conv2d_template.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -5,7 +7,6 @@
 
 #include "core/errors.h"
 #include "ops/conv_shape.h"
-#include "ops/depthwise_conv2d_template.h"
 #include "ops/template_test_util.h"
 
 namespace tt {
@@ -66,13 +67,17 @@ TEST(DepthwiseVecSpace, AddsAVectorWidthThatMustDivideTheContiguousColumns) {
   const ConfigSpace space = t.Space(w, kCpuLimits);
   ASSERT_EQ(space.num_knobs(), 6u);
   EXPECT_EQ(space.knob(5).name(), "vec");
-  const Config fits = Pick(space, {{"tile_f", {16, 1, 1, 1}}, {"tile_y", {32, 1, 1, 1}}, {"tile_x", {1, 2, 1, 16}}, {"vec", {16}}});
+  const Config fits =
+      Pick(space, {{"tile_f", {16, 1, 1, 1}}, {"tile_y", {32, 1, 1, 1}}, {"tile_x", {1, 2, 1, 16}}, {"vec", {16}}});
   EXPECT_TRUE(space.IsValid(fits)) << *space.WhyInvalid(fits);
   EXPECT_NE(t.BuildOptions(w, space, fits).find("-D VEC=16"), std::string::npos);
-  const Config misfit = Pick(space, {{"tile_f", {16, 1, 1, 1}}, {"tile_y", {32, 1, 1, 1}}, {"tile_x", {2, 2, 2, 4}}, {"vec", {8}}});
+  const Config misfit =
+      Pick(space, {{"tile_f", {16, 1, 1, 1}}, {"tile_y", {32, 1, 1, 1}}, {"tile_x", {2, 2, 2, 4}}, {"vec", {8}}});
   EXPECT_NE(space.WhyInvalid(misfit).value_or("").find("vec 8 does not divide tile_x[3]"), std::string::npos);
-  EXPECT_NE(DepthwiseConv2dTemplate().BuildOptions(w, DepthwiseConv2dTemplate().Space(w, kCpuLimits), Config(5, 0))
-                .find("-D VEC=1"), std::string::npos);
+  EXPECT_NE(DepthwiseConv2dTemplate()
+                .BuildOptions(w, DepthwiseConv2dTemplate().Space(w, kCpuLimits), Config(5, 0))
+                .find("-D VEC=1"),
+            std::string::npos);
   EXPECT_EQ(ApplicableTemplates(w).size(), 3u);
 }
 
@@ -81,13 +86,15 @@ TEST(DepthwiseSpace, LimitsInvalidateBeforeCompiling) {
   const DeviceLimits small{256, 16 * 1024};
   const ConfigSpace space = DepthwiseConv2dTemplate().Space(w, small);
   const auto why = [&](std::map<std::string, KnobValue> v) { return space.WhyInvalid(Pick(space, v)).value_or(""); };
-  EXPECT_NE(why({{"tile_f", {64, 1, 1, 1}}, {"tile_y", {1, 1, 16, 4}}, {"tile_x", {1, 1, 32, 2}}}).find("work-group size 512"),
+  EXPECT_NE(why({{"tile_f", {64, 1, 1, 1}}, {"tile_y", {1, 1, 16, 4}}, {"tile_x", {1, 1, 32, 2}}})
+                .find("work-group size 512"),
             std::string::npos);
   // 16 channels x 66 x 66 input window: 278 KiB.
   EXPECT_NE(why({{"tile_f", {4, 1, 1, 16}}, {"tile_y", {1, 1, 1, 64}}, {"tile_x", {1, 1, 64, 1}}}).find("local memory"),
             std::string::npos);
-  EXPECT_NE(why({{"tile_f", {8, 1, 1, 8}}, {"tile_y", {8, 1, 1, 8}}, {"tile_x", {8, 1, 1, 8}}}).find("256 accumulators"),
-            std::string::npos);
+  EXPECT_NE(
+      why({{"tile_f", {8, 1, 1, 8}}, {"tile_y", {8, 1, 1, 8}}, {"tile_x", {8, 1, 1, 8}}}).find("256 accumulators"),
+      std::string::npos);
   EXPECT_EQ(why({{"tile_f", {16, 1, 4, 1}}, {"tile_y", {8, 1, 8, 1}}, {"tile_x", {4, 1, 4, 4}}}), "");
 }
 
@@ -96,8 +103,11 @@ TEST(DepthwiseBuildOptions, CarryShapeSplitsAndUnrollDecisions) {
   const KernelTemplate& t = DepthwiseConv2dTemplate();
   const ConfigSpace space = t.Space(w, kCpuLimits);
   // 4 accumulators: kx (3 x 4) and ky x kx (9 x 4 = 36) loops both fit in 256.
-  const Config c = Pick(space, {{"tile_f", {3, 2, 2, 1}}, {"tile_y", {1, 1, 4, 2}}, {"tile_x", {2, 1, 4, 1}},
-                                {"auto_unroll_max_step", {256}}, {"unroll_explicit", {1}}});
+  const Config c = Pick(space, {{"tile_f", {3, 2, 2, 1}},
+                                {"tile_y", {1, 1, 4, 2}},
+                                {"tile_x", {2, 1, 4, 1}},
+                                {"auto_unroll_max_step", {256}},
+                                {"unroll_explicit", {1}}});
   const std::string options = t.BuildOptions(w, space, c);
   for (const char* expected : {"-D C=12", "-D OH=8", "-D OW=8", "-D STRIDE=2", "-D TF0=3", "-D TF1=2", "-D TY3=2",
                                "-D UNROLL_KX=1", "-D UNROLL_KY=1", "-D UNROLL_FETCH=1"})

@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "core/errors.h"
-#include "ops/matmul_templates.h"
 #include "ops/kernel_template.h"
+#include "ops/matmul_templates.h"
 #include "ops/template_test_util.h"
 
 namespace tt {
@@ -88,15 +88,21 @@ TEST(GemmSpace, DeviceLimitsAndTemplateRulesInvalidateBeforeCompiling) {
   const Config big_group = Pick(space, {{"tile_x", {8, 1, 32, 1}}, {"tile_y", {16, 1, 16, 1}}});
   EXPECT_NE(space.WhyInvalid(big_group).value_or("").find("work-group size 512"), std::string::npos);
 
-  const Config big_local = Pick(space, {{"tile_x", {1, 16, 16, 1}}, {"tile_y", {1, 16, 16, 1}},
-                                        {"tile_k", {1, 64, 1}}, {"local_a", {1}}, {"local_b", {1}}});
+  const Config big_local = Pick(space, {{"tile_x", {1, 16, 16, 1}},
+                                        {"tile_y", {1, 16, 16, 1}},
+                                        {"tile_k", {1, 64, 1}},
+                                        {"local_a", {1}},
+                                        {"local_b", {1}}});
   EXPECT_NE(space.WhyInvalid(big_local).value_or("").find("local memory"), std::string::npos);
 
   const Config bad_vector = Pick(space, {{"tile_x", {16, 1, 16, 1}}, {"tile_y", {16, 1, 8, 2}}, {"vec", {4}}});
   EXPECT_NE(space.WhyInvalid(bad_vector).value_or("").find("vec 4"), std::string::npos);
 
-  const Config staged_twice = Pick(space, {{"tile_x", {16, 1, 16, 1}}, {"tile_y", {16, 1, 16, 1}}, {"tile_k", {64, 1, 1}},
-                                           {"local_b", {1}}, {"pack_b", {1}}});
+  const Config staged_twice = Pick(space, {{"tile_x", {16, 1, 16, 1}},
+                                           {"tile_y", {16, 1, 16, 1}},
+                                           {"tile_k", {64, 1, 1}},
+                                           {"local_b", {1}},
+                                           {"pack_b", {1}}});
   EXPECT_NE(space.WhyInvalid(staged_twice).value_or("").find("pack_b and local_b"), std::string::npos);
 }
 
@@ -105,7 +111,8 @@ TEST(GemmSpace, DeviceLimitsAndTemplateRulesInvalidateBeforeCompiling) {
 TEST(GemmPrePass, PacksOnePanelOfBPerColumnOfWorkGroups) {
   const Workload w = ParseWorkload("gemm", "64,100,48");
   const ConfigSpace space = GemmTiledTemplate().Space(w, kCpuLimits);
-  const std::map<std::string, KnobValue> tiles = {{"tile_x", {4, 2, 4, 2}}, {"tile_y", {7, 1, 2, 8}}, {"tile_k", {6, 4, 2}}};
+  const std::map<std::string, KnobValue> tiles = {
+      {"tile_x", {4, 2, 4, 2}}, {"tile_y", {7, 1, 2, 8}}, {"tile_k", {6, 4, 2}}};
   EXPECT_FALSE(GemmTiledTemplate().PrePassOf(w, space, Pick(space, tiles)));
 
   auto packed = tiles;
@@ -175,8 +182,8 @@ TEST(GemmGeometry, ConfigsWithPartialLastTilesCoverEachOutputOnce) {
 TEST(GemmSpace, OddSizesGetTheTileShapesOfTheirRoundNeighbours) {
   const Workload odd = ParseWorkload("gemm", "1023,1021,1019");
   const ConfigSpace space = GemmTiledTemplate().Space(odd, kCpuLimits);
-  const std::map<std::string, KnobValue> large = {{"tile_x", {32, 1, 8, 4}}, {"tile_y", {16, 1, 4, 16}},
-                                                  {"tile_k", {128, 4, 2}}, {"vec", {16}}, {"local_b", {1}}};
+  const std::map<std::string, KnobValue> large = {
+      {"tile_x", {32, 1, 8, 4}}, {"tile_y", {16, 1, 4, 16}}, {"tile_k", {128, 4, 2}}, {"vec", {16}}, {"local_b", {1}}};
   const Config c = Pick(space, large);
   EXPECT_TRUE(space.IsValid(c)) << *space.WhyInvalid(c);
   EXPECT_EQ(space.Value(c, "tile_y")[1] * space.Value(c, "tile_y")[2] * space.Value(c, "tile_y")[3], 64);
@@ -209,11 +216,15 @@ TEST(GemmBuildOptions, DefineTailsOnlyForSplitsWithAPartialLastTile) {
 TEST(GemmBuildOptions, CarryEveryKnob) {
   const Workload w = ParseWorkload("gemm", "64,64,64");
   const ConfigSpace space = GemmTiledTemplate().Space(w, kCpuLimits);
-  const Config c = Pick(space, {{"tile_x", {2, 2, 4, 4}}, {"tile_y", {1, 2, 4, 8}}, {"tile_k", {4, 2, 8}},
-                                {"vec", {4}}, {"auto_unroll_max_step", {16}}, {"local_b", {1}}});
+  const Config c = Pick(space, {{"tile_x", {2, 2, 4, 4}},
+                                {"tile_y", {1, 2, 4, 8}},
+                                {"tile_k", {4, 2, 8}},
+                                {"vec", {4}},
+                                {"auto_unroll_max_step", {16}},
+                                {"local_b", {1}}});
   const std::string options = GemmTiledTemplate().BuildOptions(w, space, c);
-  for (const char* expected : {"-D M=64", "-D TX0=2", "-D TX3=4", "-D TY3=8", "-D TK2=8", "-D VEC=4",
-                               "-D UNROLL_K=1", "-D LOCAL_A=0", "-D LOCAL_B=1", "-D PACK_B=0"})
+  for (const char* expected : {"-D M=64", "-D TX0=2", "-D TX3=4", "-D TY3=8", "-D TK2=8", "-D VEC=4", "-D UNROLL_K=1",
+                               "-D LOCAL_A=0", "-D LOCAL_B=1", "-D PACK_B=0"})
     EXPECT_NE(options.find(expected), std::string::npos) << expected << " in " << options;
 }
 

@@ -1,8 +1,9 @@
 // Launch plans and buffer layouts (ops/launch_plan.h): what the runtime binds and launches.
+#include "ops/launch_plan.h"
+
 #include <gtest/gtest.h>
 
 #include "core/rng.h"
-#include "ops/launch_plan.h"
 
 namespace tt {
 namespace {
@@ -10,8 +11,7 @@ namespace {
 const DeviceLimits kCpu{4096, 512 * 1024, 16};
 
 std::vector<Workload> Workloads() {
-  return {ParseWorkload("gemm", "60,33,17"),
-          ParseWorkload("batch_matmul", "3,20,24,12", {"transpose_a"}),
+  return {ParseWorkload("gemm", "60,33,17"), ParseWorkload("batch_matmul", "3,20,24,12", {"transpose_a"}),
           ParseWorkload("conv2d", "n=2,ci=5,h=9,w=11,co=20,kh=3,kw=3,stride=1,pad=1"),
           ParseWorkload("depthwise_conv2d", "n=1,c=20,h=10,w=9,kh=3,kw=3,stride=2,pad=1")};
 }

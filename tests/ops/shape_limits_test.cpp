@@ -13,7 +13,7 @@ namespace {
 TEST(ElementCount, SaturatesInsteadOfWrappingAround) {
   EXPECT_EQ(ElementCount({4, 8, 16}), 512u);
   EXPECT_EQ(ElementCount({}), 1u);
-  EXPECT_EQ(ElementCount({int64_t{1} << 32, int64_t{1} << 32}), SIZE_MAX);  // 2^64 would read 0
+  EXPECT_EQ(ElementCount({int64_t{1} << 32, int64_t{1} << 32}), SIZE_MAX);                      // 2^64 would read 0
   EXPECT_EQ(ElementCount({4, 2147483647, 2147483647}), 4 * uint64_t{2147483647} * 2147483647);  // int64: negative
   EXPECT_EQ(ElementCount({-1, 4}), SIZE_MAX);
 }
@@ -39,7 +39,8 @@ TEST(ParseWorkload, RefusesSizesNoDeviceCouldHold) {
   EXPECT_NO_THROW(ParseWorkload("gemm", "46340,46340,46340"));
   // (The channel-blocked depthwise sketch pads channels to blocks of 16.)
   EXPECT_NO_THROW(ParseWorkload("depthwise_conv2d", "n=1,c=1,h=134217727,w=1,kh=1,kw=1,stride=134217727,pad=0"));
-  EXPECT_THROW(ParseWorkload("depthwise_conv2d", "n=1,c=1,h=134217728,w=1,kh=1,kw=1,stride=134217728,pad=0"), UserError);
+  EXPECT_THROW(ParseWorkload("depthwise_conv2d", "n=1,c=1,h=134217728,w=1,kh=1,kw=1,stride=134217728,pad=0"),
+               UserError);
 }
 
 }  // namespace

@@ -26,8 +26,8 @@ const tensortune::Workload kDepthwise{"depthwise_conv2d", "n=1,c=20,h=10,w=9,kh=
 
 // The operator's output for plain-layout inputs: each converted to its argument's layout
 // first (tensortune/layouts.h), the output converted back.
-std::vector<float> RunPlain(ClEnvironment& cl, const tensortune::Operator& op, const std::vector<std::vector<float>>& plain,
-                            cl_command_queue queue = nullptr) {
+std::vector<float> RunPlain(ClEnvironment& cl, const tensortune::Operator& op,
+                            const std::vector<std::vector<float>>& plain, cl_command_queue queue = nullptr) {
   std::vector<cl_mem> buffers;
   size_t next = 0, output = 0;
   for (size_t a = 0; a < op.arguments().size(); ++a) {
@@ -52,7 +52,9 @@ struct Case {
 
 Case MakeCase(const tensortune::Workload& pub, uint64_t seed = 3) {
   const Workload w = testing::Parse(pub);
-  const char* plain = w.op == "gemm" ? "gemm_tiled" : w.op == "conv2d" ? "conv2d_direct_global" : "depthwise_conv2d_direct";
+  const char* plain = w.op == "gemm"     ? "gemm_tiled"
+                      : w.op == "conv2d" ? "conv2d_direct_global"
+                                         : "depthwise_conv2d_direct";
   const KernelTemplate& t = *FindTemplate(plain);
   Case c;
   std::vector<const float*> pointers;
@@ -97,9 +99,8 @@ TEST(Runtime, ExactRecordRunsOnTheCallersBuffersWithItsPrePassAndScratch) {
   ClEnvironment cl;
   ScratchDir dir;
   const Workload w = testing::Parse(kGemm);
-  const std::string key = testing::FindConfig(w, "gemm_tiled", cl.info(), [](const ConfigSpace& s, const Config& c) {
-    return s.Scalar(c, "pack_b") == 1;
-  });
+  const std::string key = testing::FindConfig(
+      w, "gemm_tiled", cl.info(), [](const ConfigSpace& s, const Config& c) { return s.Scalar(c, "pack_b") == 1; });
   ASSERT_FALSE(key.empty());
   testing::Record(Db(dir), w, "gemm_tiled", key, cl.info(), 25);
 
@@ -166,23 +167,26 @@ TEST(Runtime, ChannelBlockedSketchesGiveTheirLayoutsAndTheHelpersConvert) {
       runtime.PrepareConversion(tensortune::Layout::kNCHW, tensortune::Layout::kNCHW16c, in.dims);
   const tensortune::Operator to_plain =
       runtime.PrepareConversion(tensortune::Layout::kNCHW16c, tensortune::Layout::kNCHW, out.dims);
-  const cl_mem plain_in = cl.Buffer(c.inputs[0]), blocked_in = cl.Empty(in.elements), blocked_out = cl.Empty(out.elements);
+  const cl_mem plain_in = cl.Buffer(c.inputs[0]), blocked_in = cl.Empty(in.elements),
+               blocked_out = cl.Empty(out.elements);
   const cl_mem plain_out = cl.Empty(testing::Product(out.dims));
   to_blocked.Run(cl.queue(), {plain_in, blocked_in});
   dw.Run(cl.queue(), {blocked_in, cl.Buffer(tensortune::PackWeights(dw.arguments()[1], c.inputs[1])), blocked_out});
   to_plain.Run(cl.queue(), {blocked_out, plain_out});
   testing::ExpectSame(cl.Read(plain_out, testing::Product(out.dims)), c.want);
-  EXPECT_EQ(CodeOf([&] { runtime.PrepareConversion(tensortune::Layout::kNCHW, tensortune::Layout::kOIHW16o, in.dims); }),
-            ErrorCode::kInvalidArgument);
+  EXPECT_EQ(
+      CodeOf([&] { runtime.PrepareConversion(tensortune::Layout::kNCHW, tensortune::Layout::kOIHW16o, in.dims); }),
+      ErrorCode::kInvalidArgument);
 }
 
 TEST(Runtime, AMissingWorkloadIsAdaptedFromASimilarOneLabelledOrRefused) {
   ClEnvironment cl;
   ScratchDir dir;
   const tensortune::Workload recorded{"gemm", "32,32,32", {}};
-  testing::Record(Db(dir), testing::Parse(recorded), "gemm_tiled",
-                  "tile_x=[2,4,2,2];tile_y=[2,2,2,4];tile_k=[1,16,2];auto_unroll_max_step=16;vec=4;local_a=1;local_b=0;pack_b=0",
-                  cl.info());
+  testing::Record(
+      Db(dir), testing::Parse(recorded), "gemm_tiled",
+      "tile_x=[2,4,2,2];tile_y=[2,2,2,4];tile_k=[1,16,2];auto_unroll_max_step=16;vec=4;local_a=1;local_b=0;pack_b=0",
+      cl.info());
   const tensortune::Runtime runtime(cl.context(), cl.device());
   const auto history = tensortune::OpenHistory(Db(dir));
 
@@ -201,7 +205,8 @@ TEST(Runtime, AMissingWorkloadIsAdaptedFromASimilarOneLabelledOrRefused) {
   EXPECT_EQ(conv.choice().origin, Origin::kDefault);
   EXPECT_NE(conv.choice().note.find("nothing in"), std::string::npos) << conv.choice().note;
   ExpectCorrect(cl, conv, kConv);
-  EXPECT_EQ(CodeOf([&] { runtime.Prepare(kConv, *history, Strict(Origin::kOtherDevice)); }), ErrorCode::kMissingWorkload);
+  EXPECT_EQ(CodeOf([&] { runtime.Prepare(kConv, *history, Strict(Origin::kOtherDevice)); }),
+            ErrorCode::kMissingWorkload);
 }
 
 TEST(Runtime, AnUnknownDeviceTakesOtherDevicesRecordsLabelledOrIsRefused) {
@@ -246,7 +251,8 @@ TEST(Runtime, OverridesAreCheckedAgainstTheDevice) {
   ClEnvironment cl;
   const tensortune::Runtime runtime(cl.context(), cl.device());
   const Workload w = testing::Parse(kGemm);
-  const std::string key = testing::FindConfig(w, "gemm_tiled", cl.info(), [](const ConfigSpace&, const Config&) { return true; });
+  const std::string key =
+      testing::FindConfig(w, "gemm_tiled", cl.info(), [](const ConfigSpace&, const Config&) { return true; });
   const tensortune::Operator op = runtime.PrepareConfig(kGemm, "gemm_tiled", key);
   EXPECT_EQ(op.choice().origin, Origin::kOverride);
   ExpectCorrect(cl, op, kGemm);
@@ -288,9 +294,10 @@ std::string WriteTestPack(ClEnvironment& cl, const ScratchDir& dir, const tensor
                   testing::FindConfig(gemm, "gemm_tiled", cl.info(),
                                       [](const ConfigSpace& s, const Config& c) { return s.Scalar(c, "pack_b") == 1; }),
                   cl.info());
-  testing::Record(Db(dir), conv, "conv2d_oc_vec",
-                  testing::FindConfig(conv, "conv2d_oc_vec", cl.info(), [](const ConfigSpace&, const Config&) { return true; }),
-                  cl.info());
+  testing::Record(
+      Db(dir), conv, "conv2d_oc_vec",
+      testing::FindConfig(conv, "conv2d_oc_vec", cl.info(), [](const ConfigSpace&, const Config&) { return true; }),
+      cl.info());
   const auto history = tensortune::OpenHistory(Db(dir));
   const auto self = runtime::ToDescription(cl.info());
   std::vector<runtime::PackTask> tasks{{tensortune::Choose(kGemm, *history, self), {"fc"}, 1},
@@ -308,7 +315,8 @@ TEST(KernelPack, RunsWithoutTheDatabaseAndGivesTheSameOutputs) {
   std::vector<std::vector<float>> from_history;
   {
     const auto history = tensortune::OpenHistory(Db(dir));
-    for (const auto& w : {kGemm, kConv}) from_history.push_back(RunPlain(cl, runtime.Prepare(w, *history), MakeCase(w).inputs));
+    for (const auto& w : {kGemm, kConv})
+      from_history.push_back(RunPlain(cl, runtime.Prepare(w, *history), MakeCase(w).inputs));
   }
   std::filesystem::remove(Db(dir));
 
@@ -516,13 +524,15 @@ TEST(Layouts, BlockAndUnblockChannelsAndRefuseWrongSizes) {
   const auto blocked = tensortune::ToLayout(plain, tensortune::Layout::kNCHW16c, dims);
   EXPECT_EQ(blocked.size(), tensortune::LayoutElements(tensortune::Layout::kNCHW16c, dims));
   EXPECT_EQ(blocked.size(), 2u * 32 * 3);
-  EXPECT_EQ(blocked[1], plain[3]);  // lane 1 of pixel 0 is channel 1's first element
+  EXPECT_EQ(blocked[1], plain[3]);                      // lane 1 of pixel 0 is channel 1's first element
   EXPECT_EQ(blocked[(0 * 2 + 1) * 3 * 16 + 15], 0.0f);  // channel 31 does not exist: zero
   EXPECT_EQ(tensortune::FromLayout(blocked, tensortune::Layout::kNCHW16c, dims), plain);
   EXPECT_EQ(tensortune::FromLayout(tensortune::ToLayout(plain, tensortune::Layout::kOIHW16o, dims),
                                    tensortune::Layout::kOIHW16o, dims),
             plain);
-  EXPECT_EQ(CodeOf([&] { tensortune::ToLayout({1, 2, 3}, tensortune::Layout::kNCHW16c, dims); }),
+  EXPECT_EQ(CodeOf([&] {
+              tensortune::ToLayout({1, 2, 3}, tensortune::Layout::kNCHW16c, dims);
+            }),
             ErrorCode::kInvalidArgument);
   EXPECT_EQ(CodeOf([&] { tensortune::ToLayout(plain, tensortune::Layout::kNCHW16c, {120}); }),
             ErrorCode::kInvalidArgument);

@@ -27,8 +27,8 @@ class ClEnvironment {
     device_ = devices.front().id;
     info_ = devices.front().info;
     cl_int status = CL_SUCCESS;
-    const cl_context_properties properties[] = {
-        CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(devices.front().platform), 0};
+    const cl_context_properties properties[] = {CL_CONTEXT_PLATFORM,
+                                                reinterpret_cast<cl_context_properties>(devices.front().platform), 0};
     context_ = clCreateContext(properties, 1, &device_, nullptr, nullptr, &status);
     if (status != CL_SUCCESS) throw std::runtime_error("clCreateContext");
     queue_ = NewQueue();
@@ -64,8 +64,8 @@ class ClEnvironment {
   cl_mem Empty(size_t elements) { return Buffer(std::vector<float>(elements, NAN)); }
   std::vector<float> Read(cl_mem m, size_t elements, cl_command_queue q = nullptr) const {
     std::vector<float> data(elements);
-    if (clEnqueueReadBuffer(q ? q : queue_, m, CL_TRUE, 0, elements * sizeof(float), data.data(), 0, nullptr, nullptr) !=
-        CL_SUCCESS)
+    if (clEnqueueReadBuffer(q ? q : queue_, m, CL_TRUE, 0, elements * sizeof(float), data.data(), 0, nullptr,
+                            nullptr) != CL_SUCCESS)
       throw std::runtime_error("clEnqueueReadBuffer");
     return data;
   }
@@ -99,7 +99,8 @@ inline void Record(const std::string& db, const Workload& w, const std::string& 
 
 // The first valid config (in a seeded random order) for which `wanted` holds.
 template <class Predicate>
-std::string FindConfig(const Workload& w, const std::string& template_name, const DeviceInfo& device, Predicate wanted) {
+std::string FindConfig(const Workload& w, const std::string& template_name, const DeviceInfo& device,
+                       Predicate wanted) {
   const ConfigSpace space = FindTemplate(template_name)->Space(w, LimitsOf(device));
   Rng rng(7);
   for (int i = 0; i < 200000; ++i) {

@@ -45,7 +45,8 @@ TEST(TuneNetwork, SpendsTheBudgetAcrossTasksAndRecordsTheRun) {
     const std::string db = dir.File("h.db");
     auto store = SqliteHistoryStore::Open(db);
     FakeMeasurer fake{testing::IndexGflops};
-    const auto report = TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, Tiny(), Options(scheduler, 30), nullptr);
+    const auto report =
+        TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, Tiny(), Options(scheduler, 30), nullptr);
     EXPECT_EQ(report.trials_used, 30) << scheduler;
     ASSERT_EQ(report.tasks.size(), 2u);
     EXPECT_EQ(report.tasks[0].task.weight, 3);  // a, a2 (same workload) and a's repeat
@@ -166,11 +167,13 @@ TEST(TuneNetwork, ASketchThatNeverWinsStopsGettingTrialsAndEachTaskSaysWhy) {
   EXPECT_GE(winner, 100 - 24);
   // Sketches left untried because of what the other tasks showed, and the local-memory
   // sketch because this is a CPU.
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM network_tasks WHERE sketch = 'conv2d_oc_vec' AND sketch_reason LIKE "
-                      "'%not tried: %(prior 0.%of the fastest sketch on % other workload%'"),
+  EXPECT_EQ(Count(db,
+                  "SELECT count(*) FROM network_tasks WHERE sketch = 'conv2d_oc_vec' AND sketch_reason LIKE "
+                  "'%not tried: %(prior 0.%of the fastest sketch on % other workload%'"),
             3);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM network_tasks WHERE sketch_reason LIKE "
-                      "'%not tried: %conv2d_direct_local (prior 0.50: no evidence; it stages tiles in local memory%'"),
+  EXPECT_EQ(Count(db,
+                  "SELECT count(*) FROM network_tasks WHERE sketch_reason LIKE "
+                  "'%not tried: %conv2d_direct_local (prior 0.50: no evidence; it stages tiles in local memory%'"),
             3);
 }
 

@@ -23,9 +23,8 @@ inline double IndexGflops(const ConfigSpace& space, const Config& config) {
 
 inline std::unique_ptr<TuningTask> MakeTask(const KernelTemplate& kernel, const Workload& workload,
                                             const std::string& tuner = "random", uint64_t seed = 1) {
-  return std::make_unique<TuningTask>(&kernel, workload, kernel.Space(workload, kLimits), [&](const ConfigSpace& s) {
-    return MakeTuner(tuner, s, seed, {});
-  });
+  return std::make_unique<TuningTask>(&kernel, workload, kernel.Space(workload, kLimits),
+                                      [&](const ConfigSpace& s) { return MakeTuner(tuner, s, seed, {}); });
 }
 
 inline TaskIds Ensure(SqliteHistoryStore& store, const KernelTemplate& kernel, const Workload& workload) {

@@ -56,7 +56,7 @@ TEST(TaskScheduler, ASlowTaskWithAMuchFasterSimilarTaskPromisesMore) {
   const std::vector<SchedulerTaskState> pulled{Task(10, flat, 1, 1, "conv2d"), Task(1, {1}, 1, 1, "conv2d")};
   const std::vector<SchedulerTaskState> alone{Task(10, flat, 1, 1, "conv2d"), Task(1, {1}, 1, 1, "gemm")};
   const double with_neighbour = LatencyGradients(pulled, {})[0], without = LatencyGradients(alone, {})[0];
-  EXPECT_NEAR(without, 0.8 * -1e-3, 1e-12);             // (1 - alpha) x (g - g/t - g)
+  EXPECT_NEAR(without, 0.8 * -1e-3, 1e-12);                  // (1 - alpha) x (g - g/t - g)
   EXPECT_NEAR(with_neighbour, 0.8 * (2e-3 - 10e-3), 1e-12);  // (1 - alpha) x (beta x 1 ms - g)
 }
 
@@ -67,7 +67,7 @@ TEST(TaskScheduler, ASmallTaskFarBelowItsOperatorsThroughputPromisesMuch) {
   const std::vector<SchedulerTaskState> network{Task(1.1, flat, 1, 0.0128), Task(1.5, {2, 1.5}, 4, 0.231)};
   const double pulled = LatencyGradients(network, {})[0];
   const double alone = LatencyGradients({network[0]}, {})[0];
-  EXPECT_NEAR(alone, 0.8 * -0.11e-3, 1e-9);                                    // g/t, nothing better known
+  EXPECT_NEAR(alone, 0.8 * -0.11e-3, 1e-9);                                       // g/t, nothing better known
   EXPECT_NEAR(pulled, 0.8 * (2 * 0.0128e9 / (0.231e9 / 1.5e-3) - 1.1e-3), 1e-9);  // beta x at 154 GFLOPS
   // The device's history of the operator pulls the same way.
   SchedulerTaskState remembered = network[0];

@@ -1,14 +1,24 @@
 #include "schedule/sketch_prior.h"
-#include "schedule/sketch_selector.h"
 
 #include <gtest/gtest.h>
+
+#include "schedule/sketch_selector.h"
 
 namespace tt {
 namespace {
 
 Workload Conv(int64_t ci, int64_t co, int64_t hw, int64_t k, int64_t stride) {
-  return {"conv2d", {{"n", 1}, {"ci", ci}, {"h", hw}, {"w", hw}, {"co", co}, {"kh", k}, {"kw", k},
-                     {"stride", stride}, {"pad", k / 2}, {"dilation", 1}}};
+  return {"conv2d",
+          {{"n", 1},
+           {"ci", ci},
+           {"h", hw},
+           {"w", hw},
+           {"co", co},
+           {"kh", k},
+           {"kw", k},
+           {"stride", stride},
+           {"pad", k / 2},
+           {"dilation", 1}}};
 }
 
 const KernelTemplate& Sketch(const char* name) { return *FindTemplate(name); }
@@ -37,7 +47,7 @@ TEST(SketchPriors, FollowTheOtherWorkloadsWeightedBySimilarity) {
       {Conv(128, 128, 28, 3, 1), {{"conv2d_oc_vec", 1e-3}, {"conv2d_direct_global", 8e-3}}},
       {Conv(256, 256, 14, 3, 1), {{"conv2d_oc_vec", 1e-3}, {"conv2d_direct_global", 8e-3}, {"conv2d_winograd", 2e-3}}},
       {task, {{"conv2d_oc_vec", 9e-3}, {"conv2d_direct_global", 1e-3}}},  // the task itself: left out
-      {Conv(64, 64, 56, 1, 2), {{"conv2d_oc_vec", 1e-3}}},                 // one sketch: says nothing
+      {Conv(64, 64, 56, 1, 2), {{"conv2d_oc_vec", 1e-3}}},                // one sketch: says nothing
   };
   const auto priors = SketchPriors(task, sketches, evidence, Device("cpu"));
   ASSERT_EQ(priors.size(), 3u);

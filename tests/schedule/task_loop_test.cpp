@@ -39,8 +39,8 @@ TEST_F(TaskLoop, StopsAtTheTrialBudgetRecordingEveryBatch) {
   RunRecorder recorder = Recorder();
   Budget budget(20);
   int batches = 0;
-  const LoopEnd end = RunTaskLoop(*task, fake, budget, 8, &recorder,
-                                  [&](const TuningTask&, const auto&, const auto&) { ++batches; });
+  const LoopEnd end =
+      RunTaskLoop(*task, fake, budget, 8, &recorder, [&](const TuningTask&, const auto&, const auto&) { ++batches; });
   EXPECT_EQ(end.measured, 20);
   EXPECT_FALSE(end.exhausted);
   EXPECT_FALSE(end.interrupted);
@@ -154,8 +154,9 @@ TEST_F(TaskLoop, TransientFailuresAreMeasuredAgainAndTwoTimeoutsMeanHanging) {
     return r;
   };
   const int64_t run = store->BeginRun(ids, {"random", "", 1, "test", 3});
-  store->RecordBatch(run, ids, {failed("killed", MeasureStatus::kRuntimeError), failed("slow", MeasureStatus::kTimeout),
-                                testing::FailedTrial("broken", MeasureStatus::kCompileError)});
+  store->RecordBatch(run, ids,
+                     {failed("killed", MeasureStatus::kRuntimeError), failed("slow", MeasureStatus::kTimeout),
+                      testing::FailedTrial("broken", MeasureStatus::kCompileError)});
   auto keys = [&](bool retry) {
     std::set<std::string> k;
     for (const auto& m : store->MeasuredConfigs(ids, retry)) k.insert(m.config_key);

@@ -30,7 +30,8 @@ TEST(ConfigKey, ParsesWithoutASpaceAndRejectsMalformedKeys) {
   EXPECT_EQ(*FindKnobValue(*values, "vec"), KnobValue{4});
   EXPECT_EQ(*FindKnobValue(*values, "u"), KnobValue{-1});
   EXPECT_EQ(FindKnobValue(*values, "nope"), nullptr);
-  for (const char* bad : {"x", "=4", "x=", "x=[1,,2]", "x=4;", "x=[1,2", "x=4a"}) EXPECT_FALSE(ParseConfigKey(bad)) << bad;
+  for (const char* bad : {"x", "=4", "x=", "x=[1,,2]", "x=4;", "x=[1,2", "x=4a"})
+    EXPECT_FALSE(ParseConfigKey(bad)) << bad;
   EXPECT_TRUE(ParseConfigKey("")->empty());
 }
 
@@ -41,7 +42,8 @@ TEST(ConfigKey, ReadsWhatConfigSpaceWrites) {
     const Config c = space.Random(rng);
     const auto values = ParseConfigKey(space.Key(c));
     ASSERT_TRUE(values);
-    for (size_t k = 0; k < space.num_knobs(); ++k) EXPECT_EQ(*FindKnobValue(*values, space.knob(k).name()), space.knob(k).value(c[k]));
+    for (size_t k = 0; k < space.num_knobs(); ++k)
+      EXPECT_EQ(*FindKnobValue(*values, space.knob(k).name()), space.knob(k).value(c[k]));
   }
 }
 
@@ -71,13 +73,16 @@ TEST(AdaptConfig, MapsARecordedConfigOntoAnotherWorkload) {
 
 TEST(AdaptConfig, ReportsConstraintsAndRefusesAnotherSchema) {
   const ConfigSpace space = GemmLike(64, 64, 16);
-  const auto too_wide = AdaptConfig(space, *ParseConfigKey("tile_x=[1,1,16,4];tile_y=[1,1,16,4];tile_k=[1,4,4];unroll=0;local_a=0"));
+  const auto too_wide =
+      AdaptConfig(space, *ParseConfigKey("tile_x=[1,1,16,4];tile_y=[1,1,16,4];tile_k=[1,4,4];unroll=0;local_a=0"));
   ASSERT_TRUE(too_wide);
   EXPECT_EQ(too_wide->why_invalid, "work group too large");
   EXPECT_FALSE(AdaptConfig(space, *ParseConfigKey("tile_x=[1,1,16,4];tile_k=[1,4,4];unroll=0;local_a=0")));
-  EXPECT_FALSE(AdaptConfig(space, *ParseConfigKey("tile_x=[1,16,4];tile_y=[1,1,16,4];tile_k=[1,4,4];unroll=0;local_a=0")));
+  EXPECT_FALSE(
+      AdaptConfig(space, *ParseConfigKey("tile_x=[1,16,4];tile_y=[1,1,16,4];tile_k=[1,4,4];unroll=0;local_a=0")));
   // A discrete value the new space lacks becomes the nearest one.
-  const auto nearest = AdaptConfig(space, *ParseConfigKey("tile_x=[1,1,4,16];tile_y=[1,1,4,16];tile_k=[1,4,4];unroll=50;local_a=1"));
+  const auto nearest =
+      AdaptConfig(space, *ParseConfigKey("tile_x=[1,1,4,16];tile_y=[1,1,4,16];tile_k=[1,4,4];unroll=50;local_a=1"));
   ASSERT_TRUE(nearest);
   EXPECT_EQ(space.Scalar(nearest->config, "unroll"), 64);
 }

@@ -74,7 +74,8 @@ TEST(ConfigSpace, PinnedKnobKeepsItsKeyTextAndLeavesTheRestFree) {
 TEST(ConfigSpace, AutoTvmInferredFirstFactorIsResolved) {
   const ConfigSpace space = SmallSpace();
   const Config config = *space.FromKey("tile=[2,4];order=[2,0,1];unroll=4;vec=1");
-  EXPECT_EQ(space.FromJson(R"([["tile","sp",[-1,4]],["order","re",[2,0,1]],["unroll","ot",4],["vec","ot",1]])"), config);
+  EXPECT_EQ(space.FromJson(R"([["tile","sp",[-1,4]],["order","re",[2,0,1]],["unroll","ot",4],["vec","ot",1]])"),
+            config);
   // -1 stands for the rest of the extent only when the other factors divide it.
   EXPECT_EQ(space.FromJson(R"([["tile","sp",[-1,3]],["order","re",[2,0,1]],["unroll","ot",4],["vec","ot",1]])"),
             std::nullopt);
@@ -84,15 +85,15 @@ TEST(ConfigSpace, MalformedKeysAreRejected) {
   const ConfigSpace space = SmallSpace();
   for (const char* key : {
            "",
-           "tile=[2,4]",                                        // knobs missing
-           "tile=[2,4];order=[2,0,1];unroll=4",                 // last knob missing
-           "tile=[2,4];order=[2,0,1];unroll=4;vec=1;",          // trailing separator
-           "tile=[2,4];order=[2,0,1];unroll=4;vec=1;extra=3",   // unknown trailing knob
-           "order=[2,0,1];tile=[2,4];unroll=4;vec=1",           // knob order matters in keys
-           "tile=[3,4];order=[2,0,1];unroll=4;vec=1",           // not a factorization of 8
-           "tile=[2,4];order=[2,0,0];unroll=4;vec=1",           // not a permutation
-           "tile=[2,4];order=[2,0,1];unroll=3;vec=1",           // not a value of the knob
-           "tile=[2,4];order=[2,0,1];unroll=4.0;vec=1",         // not an integer
+           "tile=[2,4]",                                       // knobs missing
+           "tile=[2,4];order=[2,0,1];unroll=4",                // last knob missing
+           "tile=[2,4];order=[2,0,1];unroll=4;vec=1;",         // trailing separator
+           "tile=[2,4];order=[2,0,1];unroll=4;vec=1;extra=3",  // unknown trailing knob
+           "order=[2,0,1];tile=[2,4];unroll=4;vec=1",          // knob order matters in keys
+           "tile=[3,4];order=[2,0,1];unroll=4;vec=1",          // not a factorization of 8
+           "tile=[2,4];order=[2,0,0];unroll=4;vec=1",          // not a permutation
+           "tile=[2,4];order=[2,0,1];unroll=3;vec=1",          // not a value of the knob
+           "tile=[2,4];order=[2,0,1];unroll=4.0;vec=1",        // not an integer
            "tile=[2,4];order=[2,0,1];unroll=true;vec=1",
            "tile=[2,4];order=[2,0,1];unroll=;vec=1",
            "tile=[2,4;order=[2,0,1];unroll=4;vec=1",
@@ -133,8 +134,7 @@ TEST(ConfigSpace, ConstraintsExplainInvalidConfigs) {
   EXPECT_TRUE(space.IsValid(ok));
   EXPECT_EQ(space.WhyInvalid(*space.FromKey("tile=[1,8];order=[0,1,2];unroll=2;vec=0")),
             "inner tile times unroll exceeds 8");
-  EXPECT_EQ(space.WhyInvalid(*space.FromKey("tile=[8,1];order=[0,1,2];unroll=1;vec=1")),
-            "vectorising a tile of 1");
+  EXPECT_EQ(space.WhyInvalid(*space.FromKey("tile=[8,1];order=[0,1,2];unroll=1;vec=1")), "vectorising a tile of 1");
   // The first broken constraint is the one reported.
   EXPECT_EQ(space.WhyInvalid(*space.FromKey("tile=[1,8];order=[0,1,2];unroll=4;vec=1")),
             "inner tile times unroll exceeds 8");
@@ -168,7 +168,7 @@ TEST(ConfigSpace, ValidConfigsAreCountedAndDrawn) {
     if (s.Scalar(c, "unroll") != 4 || s.Scalar(c, "vec") != 1) return "not unroll 4 with vec";
     return std::nullopt;
   });
-  EXPECT_EQ(CountValidConfigs(space), 24u);  // 4 tiles x 6 orders
+  EXPECT_EQ(CountValidConfigs(space), 24u);      // 4 tiles x 6 orders
   EXPECT_EQ(CountValidConfigs(space, 10), 11u);  // stops once past the bound
   Rng rng(1);
   const auto drawn = DrawValidConfig(space, rng);

@@ -153,9 +153,9 @@ TEST(CategoricalKnob, SixChoicesAllAdjacent) {
 }
 
 TEST(Knob, NeighbourRelationIsSymmetricForEveryKind) {
-  for (const Knob& knob : {Knob::Split("s", 8, 3), Knob::Split("s", 360, 3), Knob::Split("s", 64, 4),
-                           Knob::Permutation("p", 3), Knob::Permutation("p", 5),
-                           Knob::Discrete("d", {1, 2, 4, 8, 16}), Knob::Categorical("c", {0, 1, 2, 3, 4, 5})})
+  for (const Knob& knob :
+       {Knob::Split("s", 8, 3), Knob::Split("s", 360, 3), Knob::Split("s", 64, 4), Knob::Permutation("p", 3),
+        Knob::Permutation("p", 5), Knob::Discrete("d", {1, 2, 4, 8, 16}), Knob::Categorical("c", {0, 1, 2, 3, 4, 5})})
     ExpectSymmetricSimpleGraph(knob);
 }
 

@@ -32,8 +32,7 @@ void ExpectWalkMatchesClosedForm(const Knob& knob, const KnobValue& start_value,
   for (Eigen::Index v = 0; v < expected.size(); ++v) {
     const double p = expected(v);
     const double standard_error = std::sqrt(p * (1 - p) / kSamples);
-    EXPECT_NEAR(counts(v) / kSamples, p, 5 * standard_error + 1e-3)
-        << knob.name() << " q=" << q << " value #" << v;
+    EXPECT_NEAR(counts(v) / kSamples, p, 5 * standard_error + 1e-3) << knob.name() << " q=" << q << " value #" << v;
   }
 }
 

@@ -32,7 +32,8 @@ void Record(const std::string& db, const std::string& shape, const std::vector<s
   const Workload w = ParseWorkload("gemm", shape);
   const KernelTemplate& kernel = PickTemplate(w, "gemm_tiled");
   const ConfigSpace space = kernel.Space(w, {4096, 1 << 20});
-  const TemplateRef ref{"gemm_tiled", "gemm", source_hash.empty() ? kernel.SourceHash() : source_hash, KnobSchema(space)};
+  const TemplateRef ref{"gemm_tiled", "gemm", source_hash.empty() ? kernel.SourceHash() : source_hash,
+                        KnobSchema(space)};
   const DeviceInfo recorded_on = imported ? ImportedDevice(device) : testing::CpuDevice(device);
   const TaskIds ids = store->EnsureTask(w, kernel.Flops(w), ref, recorded_on);
   const int64_t run = store->BeginRun(ids, {"random", "", 1, "test", 1});
@@ -48,8 +49,10 @@ void Record(const std::string& db, const std::string& shape, const std::vector<s
   store->RecordBatch(run, ids, trials);
 }
 
-const std::string kSlow = "tile_x=[8,4,1,1];tile_y=[8,4,1,1];tile_k=[2,8,2];auto_unroll_max_step=0;vec=1;local_a=0;local_b=0;pack_b=0";
-const std::string kFast = "tile_x=[2,4,2,2];tile_y=[2,2,2,4];tile_k=[1,16,2];auto_unroll_max_step=16;vec=4;local_a=1;local_b=0;pack_b=0";
+const std::string kSlow =
+    "tile_x=[8,4,1,1];tile_y=[8,4,1,1];tile_k=[2,8,2];auto_unroll_max_step=0;vec=1;local_a=0;local_b=0;pack_b=0";
+const std::string kFast =
+    "tile_x=[2,4,2,2];tile_y=[2,2,2,4];tile_k=[1,16,2];auto_unroll_max_step=16;vec=4;local_a=1;local_b=0;pack_b=0";
 
 TEST(BestLibrary, ExactRecordOrFallbackFromTheMostSimilarWorkload) {
   TempDir dir;
@@ -69,8 +72,9 @@ TEST(BestLibrary, ExactRecordOrFallbackFromTheMostSimilarWorkload) {
   EXPECT_TRUE(fallback->fallback);
   EXPECT_EQ(fallback->source_workload, "gemm:m=32,n=32,k=32");
   EXPECT_DOUBLE_EQ(fallback->match_score, (5.0 / 6 + 1 + 1) / 3);  // 32 has 6 divisors, 5 divide 48
-  EXPECT_EQ(fallback->config_key,
-            "tile_x=[3,4,2,2];tile_y=[2,2,2,4];tile_k=[1,16,2];auto_unroll_max_step=16;vec=4;local_a=1;local_b=0;pack_b=0");
+  EXPECT_EQ(
+      fallback->config_key,
+      "tile_x=[3,4,2,2];tile_y=[2,2,2,4];tile_k=[1,16,2];auto_unroll_max_step=16;vec=4;local_a=1;local_b=0;pack_b=0");
   EXPECT_NE(fallback->build_options.find("-D M=48"), std::string::npos) << fallback->build_options;
 }
 
@@ -114,9 +118,10 @@ TEST(BestLibrary, LocalDevicesAnswerBeforeImportedOnes) {
   const std::string db = (dir.path() / "h.db").string();
   Record(db, "32,32,32", {kFast, kSlow}, "cpu-a");
   Record(db, "32,32,32", {kSlow, kFast}, "cuda -model=titanx", "", /*imported=*/true, /*scale=*/100);
-  Record(db, "64,64,64",
-         {"tile_x=[16,4,1,1];tile_y=[16,4,1,1];tile_k=[4,8,2];auto_unroll_max_step=0;vec=1;local_a=0;local_b=0;pack_b=0"},
-         "cuda -model=titanx", "", /*imported=*/true, /*scale=*/100);
+  Record(
+      db, "64,64,64",
+      {"tile_x=[16,4,1,1];tile_y=[16,4,1,1];tile_k=[4,8,2];auto_unroll_max_step=0;vec=1;local_a=0;local_b=0;pack_b=0"},
+      "cuda -model=titanx", "", /*imported=*/true, /*scale=*/100);
 
   const auto local = FindBestConfig({ParseWorkload("gemm", "32,32,32"), db, "", ""});
   ASSERT_TRUE(local);

@@ -27,7 +27,7 @@ TEST(BoTuner, InitialDesignScalesWithTheBudget) {
   EXPECT_EQ(BoOptions{.budget = 32}.InitialDesign(false), 4u);
   EXPECT_EQ(BoOptions{.budget = 300}.InitialDesign(false), 7u);
   EXPECT_EQ(BoOptions{.budget = 5000}.InitialDesign(false), 20u);
-  EXPECT_EQ(BoOptions{}.InitialDesign(false), 7u);  // unknown: taken as 300
+  EXPECT_EQ(BoOptions{}.InitialDesign(false), 7u);              // unknown: taken as 300
   EXPECT_EQ(BoOptions{.budget = 300}.InitialDesign(true), 0u);  // a warm start's prior stands in
   EXPECT_EQ((BoOptions{.budget = 300, .init = 7}.InitialDesign(true)), 7u);
   // The first batches are the random design, then the model takes over.
@@ -47,7 +47,8 @@ TEST(BoTuner, RejectsBadOptions) {
 }
 
 // Records of the same space on another device, as transfer samples of one source.
-WarmStart SourceRecords(const ConfigSpace& space, double (*gflops)(const ConfigSpace&, const Config&), double similarity) {
+WarmStart SourceRecords(const ConfigSpace& space, double (*gflops)(const ConfigSpace&, const Config&),
+                        double similarity) {
   WarmStart warm;
   for (uint64_t i = 0; i < space.Size(); ++i) {
     const Config c = space.FromIndex(i);
@@ -68,7 +69,8 @@ size_t TrialsToOptimumPrimed(const WarmStart& warm, uint64_t seed) {
 // optimum.
 TEST(BoTuner, AWarmStartFromASimilarDeviceFindsTheOptimumInTheFirstBatch) {
   const ConfigSpace space = PeakSpace();
-  const WarmStart warm = SourceRecords(space, [](const ConfigSpace& s, const Config& c) { return 2 * PeakGflops(s, c); }, 0.9);
+  const WarmStart warm = SourceRecords(
+      space, [](const ConfigSpace& s, const Config& c) { return 2 * PeakGflops(s, c); }, 0.9);
   for (uint64_t seed = 1; seed <= 5; ++seed) EXPECT_LE(TrialsToOptimumPrimed(warm, seed), 8u) << seed;
 }
 
@@ -76,7 +78,8 @@ TEST(BoTuner, AWarmStartFromASimilarDeviceFindsTheOptimumInTheFirstBatch) {
 // first batch, then loses its weight as results come in; the search still finds the optimum.
 TEST(BoTuner, AMisleadingSourceLosesItsWeight) {
   const ConfigSpace space = PeakSpace();
-  const WarmStart warm = SourceRecords(space, [](const ConfigSpace& s, const Config& c) { return 100 / PeakGflops(s, c); }, 0.9);
+  const WarmStart warm = SourceRecords(
+      space, [](const ConfigSpace& s, const Config& c) { return 100 / PeakGflops(s, c); }, 0.9);
   std::vector<size_t> trials;
   for (uint64_t seed = 1; seed <= 9; ++seed) trials.push_back(TrialsToOptimumPrimed(warm, seed));
   EXPECT_LT(testing::Median(trials), 300u);
@@ -109,7 +112,8 @@ TEST(BoTuner, LearnsWhichConfigsFail) {
       std::vector<Observation> measured;
       for (const Config& c : tuner.NextBatch(8)) {
         const bool failed = fails(c);
-        measured.push_back({c, failed ? MeasureStatus::kCompileError : MeasureStatus::kOk, failed ? 0 : PeakGflops(space, c)});
+        measured.push_back(
+            {c, failed ? MeasureStatus::kCompileError : MeasureStatus::kOk, failed ? 0 : PeakGflops(space, c)});
         if (round >= 3) ++proposed, failures += failed;
         found = found || c == optimum;
       }

@@ -116,13 +116,18 @@ TEST(OpEvoTuner, StartsWithLambdaRandomConfigsThenRhoChildren) {
 
 TEST(OpEvoTuner, RejectsBadOptions) {
   const ConfigSpace space = PeakSpace();
-  for (double q : {0.0, 1.0, -0.5, 1.5, std::nan("")})
-    EXPECT_THROW(OpEvoTuner(space, 1, {.q = q}), UserError) << q;
+  for (double q : {0.0, 1.0, -0.5, 1.5, std::nan("")}) EXPECT_THROW(OpEvoTuner(space, 1, {.q = q}), UserError) << q;
   EXPECT_THROW(OpEvoTuner(space, 1, {.parents = 0}), UserError);
   EXPECT_THROW(OpEvoTuner(space, 1, {.offspring = 0}), UserError);
-  for (const TunerOptionMap& bad : std::vector<TunerOptionMap>{
-           {{"q", "1"}}, {{"q", "0"}}, {{"q", "abc"}}, {{"q", "0.5x"}}, {{"q", "inf"}}, {{"lambda", "-3"}},
-           {{"lambda", "0"}}, {{"rho", "2.5"}}, {{"mutation_rate", "0.5"}}})
+  for (const TunerOptionMap& bad : std::vector<TunerOptionMap>{{{"q", "1"}},
+                                                               {{"q", "0"}},
+                                                               {{"q", "abc"}},
+                                                               {{"q", "0.5x"}},
+                                                               {{"q", "inf"}},
+                                                               {{"lambda", "-3"}},
+                                                               {{"lambda", "0"}},
+                                                               {{"rho", "2.5"}},
+                                                               {{"mutation_rate", "0.5"}}})
     EXPECT_THROW(MakeTuner("opevo", space, 1, bad), UserError) << bad.begin()->first << "=" << bad.begin()->second;
   EXPECT_NO_THROW(MakeTuner("opevo", space, 1, {{"q", "0.3"}, {"lambda", "16"}, {"rho", "4"}}));
   try {

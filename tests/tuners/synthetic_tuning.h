@@ -95,8 +95,7 @@ inline double PeakGflops(const ConfigSpace& space, const Config& c) {
     return steps / 2;
   };
   const double distance = split_steps("tile_a", {2, 4, 2}) + split_steps("tile_b", {2, 2, 2}) +
-                          split_steps("tile_c", {2, 2}) +
-                          std::abs(std::log2(double(space.Scalar(c, "unroll"))) - 2) +
+                          split_steps("tile_c", {2, 2}) + std::abs(std::log2(double(space.Scalar(c, "unroll"))) - 2) +
                           (space.Scalar(c, "axis") == 1 ? 0 : 1);
   return 100 * std::pow(0.5, distance);
 }

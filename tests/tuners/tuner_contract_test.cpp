@@ -19,7 +19,9 @@ using testing::SyntheticMeasure;
 
 class TunerContract : public ::testing::TestWithParam<std::string> {
  protected:
-  std::unique_ptr<Tuner> Make(const ConfigSpace& space, uint64_t seed) { return MakeTuner(GetParam(), space, seed, {}); }
+  std::unique_ptr<Tuner> Make(const ConfigSpace& space, uint64_t seed) {
+    return MakeTuner(GetParam(), space, seed, {});
+  }
 };
 
 void ExpectValidAndDistinct(const ConfigSpace& space, const std::vector<Config>& proposed) {
@@ -46,8 +48,7 @@ TEST_P(TunerContract, NeverProposesSeededHistory) {
   // Random points of the space, invalid ones included, as a database would hold them.
   for (int i = 0; i < 300; ++i) {
     Config c = space.Random(rng);
-    history.push_back(space.IsValid(c) ? SyntheticMeasure(space, c)
-                                       : Observation{c, MeasureStatus::kInvalidConfig, 0});
+    history.push_back(space.IsValid(c) ? SyntheticMeasure(space, c) : Observation{c, MeasureStatus::kInvalidConfig, 0});
     seeded.insert(c);
   }
   // Grid walks in index order: seed the very first valid configs too so it has to skip them.
@@ -82,8 +83,7 @@ TEST_P(TunerContract, SeedDecidesTheSequenceExceptForGrid) {
 }
 
 // Stops (empty batch) exactly when no valid unseen config is left, having proposed each once.
-void ExpectExhaustsExactly(Tuner& tuner, const ConfigSpace& space, const std::set<Config>& seeded,
-                           bool feed_back) {
+void ExpectExhaustsExactly(Tuner& tuner, const ConfigSpace& space, const std::set<Config>& seeded, bool feed_back) {
   std::vector<Config> expected;
   for (const Config& c : AllValid(space))
     if (!seeded.count(c)) expected.push_back(c);
@@ -134,8 +134,10 @@ TEST_P(TunerContract, HistorySeededLateIsNeverProposed) {
   std::set<Config> left;
   for (size_t i = 0; i < valid.size(); ++i) {
     if (valid[i] == first[0]) continue;
-    if (i % 40 == 0) left.insert(valid[i]);
-    else history.push_back(SyntheticMeasure(space, valid[i]));
+    if (i % 40 == 0)
+      left.insert(valid[i]);
+    else
+      history.push_back(SyntheticMeasure(space, valid[i]));
   }
   tuner->Seed(history);
   auto rest = Drive(*tuner, space, 4, space.Size());

@@ -12,7 +12,8 @@ namespace tt {
 namespace {
 
 TEST(TunerFactory, KnowsEveryTuner) {
-  EXPECT_EQ(TunerNames(), (std::vector<std::string>{"random", "grid", "opevo", "ga", "xgb", "gbfs", "gga", "xgb-tl", "bo"}));
+  EXPECT_EQ(TunerNames(),
+            (std::vector<std::string>{"random", "grid", "opevo", "ga", "xgb", "gbfs", "gga", "xgb-tl", "bo"}));
   const ConfigSpace space = testing::SmallConstrainedSpace();
   for (const auto& name : TunerNames()) EXPECT_NE(MakeTuner(name, space, 1, {}), nullptr) << name;
 }

@@ -26,7 +26,8 @@ double Gflops(const KnobValues& v) {
   const KnobValue& x = *FindKnobValue(v, "tile_x");
   const KnobValue& y = *FindKnobValue(v, "tile_y");
   const double distance = sq(std::log2(x[1]) - 3) + sq(std::log2(y[1]) - 2) + sq(std::log2(y[2]) - 2) +
-                          sq(std::log2((*FindKnobValue(v, "unroll"))[0]) - 2) + ((*FindKnobValue(v, "vec"))[0] == 4 ? 0 : 1);
+                          sq(std::log2((*FindKnobValue(v, "unroll"))[0]) - 2) +
+                          ((*FindKnobValue(v, "vec"))[0] == 4 ? 0 : 1);
   return 100 * std::exp(-distance / 4);
 }
 

@@ -104,7 +104,7 @@ TEST_F(CrossDevice, ReadsTheMostSimilarOtherDevicesWithTheirSimilarity) {
   Record(w6600, 3);
 
   const CrossDeviceStart start = CrossDeviceWarmStart(*store_, workload_, Ref(), a4000);
-  ASSERT_EQ(start.sources.size(), 2u);  // never the target itself
+  ASSERT_EQ(start.sources.size(), 2u);                          // never the target itself
   EXPECT_EQ(start.sources[0].device.name, "NVIDIA RTX A6000");  // most similar first
   EXPECT_EQ(start.sources[1].device.name, "AMD Radeon PRO W6600");
   EXPECT_EQ(start.sources[0].records, 12u);

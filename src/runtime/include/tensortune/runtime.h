@@ -135,7 +135,7 @@ struct KernelLaunch {
   unsigned dims = 1;
   std::array<size_t, 3> global{1, 1, 1};
   std::array<size_t, 3> local{0, 0, 0};  // all zero: the driver chooses
-  std::vector<int> args;                  // per kernel argument: an Argument index, or kScratchArgument
+  std::vector<int> args;                 // per kernel argument: an Argument index, or kScratchArgument
 };
 
 // Everything needed to run one workload: what a kernel pack stores per task.
