@@ -5,11 +5,32 @@
 #include <ostream>
 
 #include "ocl/devices.h"
+#include "ocl/icd_vendors.h"
 #include "ops/kernel_template.h"
 #include "tuners/tuner_factory.h"
 #include "warmstart/flow.h"
 
 namespace tt {
+
+namespace {
+
+void DescribeIcdVendors(const ocl::IcdReport& icd, bool no_devices, std::ostream& out) {
+  if (!icd.overridden_by.empty()) out << "OpenCL drivers listed by OCL_ICD_VENDORS=" << icd.overridden_by << "\n";
+  if (!icd.registered_in.empty())
+    out << "NVIDIA's OpenCL driver " << icd.nvidia_found.front() << " had no ICD file: registered in "
+        << icd.registered_in << " for this run (elsewhere: export OCL_ICD_VENDORS=" << icd.registered_in << ")\n";
+  if (!icd.problem.empty())
+    out << "NVIDIA's OpenCL driver " << icd.nvidia_found.front() << " has no ICD file and could not be registered ("
+        << icd.problem << "): write its path into a .icd file of a folder and export OCL_ICD_VENDORS=that folder\n";
+  if (!no_devices) return;
+  if (icd.nvidia_found.empty())
+    out << "no OpenCL device found: no OpenCL driver (ICD) is installed (on Debian: apt-get install "
+           "pocl-opencl-icd for the CPU; NVIDIA's driver brings libnvidia-opencl.so.1)\n";
+  else
+    out << "no OpenCL device found: the drivers the ICD loader opened list no device\n";
+}
+
+}  // namespace
 
 int RunDevices(std::ostream& out) {
   const auto devices = ListDevices();
@@ -20,7 +41,7 @@ int RunDevices(std::ostream& out) {
     out << fmt::format("{:>5}  {:<28} {:<36} {:<5} {:>4} {:>8} {:>8} KiB\n", i, d.platform, d.name, d.type,
                        d.compute_units, d.max_work_group_size, d.local_mem_bytes / 1024);
   }
-  if (devices.empty()) out << "no OpenCL device found (is an ICD such as pocl-opencl-icd installed?)\n";
+  DescribeIcdVendors(ocl::EnsureIcdVendors(), devices.empty(), out);
   return devices.empty() ? 3 : 0;
 }
 

@@ -138,6 +138,7 @@ void AddMeasuringOptions(CLI::App& cmd, tt::TuneOptions& o) {
 
 int TensortuneMain(int argc, char** argv) {
   CLI::App app{"tensortune: find the fastest configuration of OpenCL tensor kernels"};
+  app.set_version_flag("--version", "tensortune " TENSORTUNE_VERSION);
   app.require_subcommand(1);
 
   app.add_subcommand("devices", "List OpenCL platforms and devices");

@@ -80,18 +80,47 @@ struct WorkerSession::Workspace {
   std::optional<ocl::FloatBuffer> packed;  // a pre-pass's output, grown to the largest asked for
 };
 
-WorkerSession::WorkerSession(const ocl::Device& device) : context_(device) {}
+bool IsDeviceFault(const std::string& error) {
+  // What drivers answer once a kernel has faulted the device (NVIDIA: an out-of-bounds access
+  // makes every later call fail with CL_OUT_OF_RESOURCES or an undocumented code).
+  for (const char* sign :
+       {"CL_OUT_OF_RESOURCES", "CL_INVALID_COMMAND_QUEUE", "CL_INVALID_CONTEXT",
+        "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST", "CL_DEVICE_NOT_AVAILABLE", "unknown OpenCL error"})
+    if (error.find(sign) != std::string::npos) return true;
+  return false;
+}
+
+WorkerSession::WorkerSession(const ocl::Device& device) : device_handle_(device), context_(device) {}
 WorkerSession::~WorkerSession() = default;
 
 MeasureResult WorkerSession::Handle(const WorkerRequest& request) {
+  MeasureResult result;
   try {
-    if (request.kind == WorkerRequest::Kind::kBuild) return BuildAhead(request);
-    MeasureResult prepared = Prepare(request);
-    if (!prepared.ok() || request.kind == WorkerRequest::Kind::kPrepare) return prepared;
-    return BuildAndRun(request);
+    if (request.kind == WorkerRequest::Kind::kBuild) {
+      result = BuildAhead(request);
+    } else {
+      result = Prepare(request);
+      if (result.ok() && request.kind != WorkerRequest::Kind::kPrepare) result = BuildAndRun(request);
+    }
   } catch (const std::exception& e) {
-    return MeasureResult::Failure(MeasureStatus::kRuntimeError, e.what());
+    result = MeasureResult::Failure(MeasureStatus::kRuntimeError, e.what());
   }
+  // The config is recorded as failed; the next one gets a context of its own.
+  if (result.status == MeasureStatus::kRuntimeError && IsDeviceFault(result.error)) {
+    try {
+      StartFreshContext();
+    } catch (const std::exception& e) {
+      result.error += std::string("; no fresh context after it: ") + e.what();
+    }
+  }
+  return result;
+}
+
+void WorkerSession::StartFreshContext() {
+  workspaces_.clear();  // their buffers belong to the old context
+  build_space_.reset();
+  context_ = ocl::Context(device_handle_);
+  ++fresh_contexts_;
 }
 
 size_t WorkerSession::HeldBytes() const {

@@ -10,6 +10,10 @@
 
 namespace tt {
 
+// Whether a config's failure left the device's context unusable (a GPU kernel that faulted:
+// every later call on that context fails too), rather than being the config's own error.
+bool IsDeviceFault(const std::string& error);
+
 class WorkerSession {
  public:
   explicit WorkerSession(const ocl::Device& device);
@@ -17,6 +21,9 @@ class WorkerSession {
 
   const DeviceInfo& device() const { return context_.device(); }
   MeasureResult Handle(const WorkerRequest& request);  // a status for every failure, never throws
+  // Drops the context and everything made on it, and opens a new one (after a device fault).
+  void StartFreshContext();
+  int fresh_contexts() const { return fresh_contexts_; }
 
  private:
   struct Workspace;
@@ -29,6 +36,8 @@ class WorkerSession {
   Workspace& current() { return *workspaces_.front(); }
   size_t HeldBytes() const;
 
+  ocl::Device device_handle_;
+  int fresh_contexts_ = 0;
   ocl::Context context_;
   std::list<std::unique_ptr<Workspace>> workspaces_;  // most recently used first
   std::unique_ptr<Workspace> build_space_;            // a builder's buffers: sized, never filled or checked

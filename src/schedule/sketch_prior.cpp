@@ -19,12 +19,17 @@ constexpr double kLocalMemoryOnCpu = 0.5;
 // after the sketches that are.
 constexpr double kNoChannelVectorsOnCpu = 0.95;
 static_assert(kNoChannelVectorsOnCpu >= kNothingAgainst);
+// On a GPU, local memory is the fast on-chip scratchpad that the GPU schedules these templates
+// come from were written for: sketches that stage tiles there get the first looks.
+constexpr double kNoLocalMemoryOnGpu = 0.95;
+static_assert(kNoLocalMemoryOnGpu >= kNothingAgainst);
 
 bool ShapeDim(const std::string& name) {
   return name == "kh" || name == "kw" || name == "stride" || name == "dilation";
 }
 
 double DevicePreference(const KernelTemplate& sketch, const DeviceInfo& device) {
+  if (device.type == "gpu") return sketch.stages_in_local_memory() ? 1 : kNoLocalMemoryOnGpu;
   if (device.type != "cpu") return 1;
   if (sketch.stages_in_local_memory()) return kLocalMemoryOnCpu;
   return sketch.vectorizes_channels() ? 1 : kNoChannelVectorsOnCpu;
@@ -75,6 +80,8 @@ std::string DescribePrior(const SketchPrior& prior, const KernelTemplate& sketch
   if (prior.workloads > 0)
     return fmt::format("{:.2f} of the fastest sketch on {} other workload{}", prior.ratio, prior.workloads,
                        prior.workloads == 1 ? "" : "s");
+  if (DevicePreference(sketch, device) < 1 && device.type == "gpu")
+    return "no evidence; on a GPU, sketches that stage tiles in local memory go first";
   if (DevicePreference(sketch, device) < 1)
     return sketch.stages_in_local_memory() ? "no evidence; it stages tiles in local memory, ordinary memory on a CPU"
                                            : "no evidence; on a CPU, sketches with vectors over channels go first";

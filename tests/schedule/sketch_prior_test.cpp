@@ -82,7 +82,19 @@ TEST(SketchPriors, WithoutEvidenceChannelVectorSketchesComeFirstOnACpuOnly) {
   EXPECT_LT(cpu[2].ratio, 1);
   EXPECT_GE(cpu[0].ratio, kNothingAgainst) << "still tried before any sketch gets a second look";
   EXPECT_NE(DescribePrior(cpu[0], *sketches[0], Device("cpu")).find("vectors over channels"), std::string::npos);
-  for (const auto& p : SketchPriors(task, sketches, {}, Device("gpu"))) EXPECT_DOUBLE_EQ(p.ratio, 1);
+  const auto gpu = SketchPriors(task, sketches, {}, Device("gpu"));
+  for (size_t i = 0; i < sketches.size(); ++i)
+    EXPECT_EQ(gpu[i].ratio == 1, sketches[i]->stages_in_local_memory()) << sketches[i]->name();
+}
+
+TEST(SketchPriors, WithoutEvidenceLocalMemorySketchesComeFirstOnAGpu) {
+  const std::vector<const KernelTemplate*> sketches{&Sketch("conv2d_oc_vec"), &Sketch("conv2d_direct_local")};
+  const Workload task = Conv(64, 64, 56, 3, 1);
+  const auto gpu = SketchPriors(task, sketches, {}, Device("gpu"));
+  EXPECT_LT(gpu[0].ratio, gpu[1].ratio);
+  EXPECT_DOUBLE_EQ(gpu[1].ratio, 1);
+  EXPECT_GE(gpu[0].ratio, kNothingAgainst) << "still tried before any sketch gets a second look";
+  EXPECT_NE(DescribePrior(gpu[0], *sketches[0], Device("gpu")).find("on a GPU"), std::string::npos);
 }
 
 }  // namespace
