@@ -122,9 +122,7 @@ void Page(const ReportOptions& o, const std::string& db, const SqliteHistoryStor
       "</head><body><h1>tensortune report: {}</h1><p>{} trials of {} tasks; {} network runs.</p>",
       kStyle, HtmlEscape(std::filesystem::path(db).filename().string()), trials, task_count, network_runs.size());
   html << NetworkSections(queries, network_runs, devices, db);
-  std::vector<ReportTask> all = repeated;
-  all.insert(all.end(), single.begin(), single.end());
-  html << RooflineSections(queries, all, devices);
+  RooflineSections(queries, repeated, single, devices, html);
   if (!o.compare.empty()) {
     const auto other = SqliteHistoryStore::OpenReadOnly(o.compare);
     const ReportQueries theirs(*other, {o.workload, o.run, o.network_run});
@@ -170,6 +168,7 @@ int RunReport(const ReportOptions& o, std::ostream& out) {
     throw UserError("report: --device names the device whose --peak-gflops or --bandwidth-gbs is given");
   }
   const auto store = SqliteHistoryStore::OpenReadOnly(db);
+  LimitPageCacheForReport(*store);
   WholeFile file(o.out);
   Page(options, db, *store, file.stream());
   file.Commit();

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <ostream>
 
 #include "cli/report_network.h"
 #include "cli/svg_charts.h"
@@ -32,11 +33,13 @@ std::optional<double> Intensity(const ReportTask& task) {
   }
 }
 
-std::string Roofline(const ReportDevice& device, const std::vector<ScatterPoint>& points) {
+std::string Roofline(const ReportDevice& device, std::vector<ScatterPoint> points) {
   double lo = INFINITY, hi = 0, top = 0;
   for (const auto& p : points) lo = std::min(lo, p.x), hi = std::max(hi, p.x), top = std::max(top, p.y);
   lo /= 4, hi *= 4;
-  LogPlot plot{fmt::format("roofline-{}", device.id), "arithmetic intensity (FLOP/byte)", "GFLOPS", {}, {}, points};
+  const size_t count = points.size();
+  LogPlot plot{
+      fmt::format("roofline-{}", device.id), "arithmetic intensity (FLOP/byte)", "GFLOPS", {}, {}, std::move(points)};
   std::string notes;
   if (device.peak_gflops || device.bandwidth_gbs) {
     if (device.bandwidth_gbs && device.peak_gflops) {  // the ridge may lie outside the points' range
@@ -61,29 +64,33 @@ std::string Roofline(const ReportDevice& device, const std::vector<ScatterPoint>
                                 : ", memory bandwidth unknown (<code>--bandwidth-gbs</code>)";
   if (!device.peak_source.empty()) notes += " (" + HtmlEscape(device.peak_source) + ")";
   return fmt::format("<h3>{}</h3><p>{} tuned tasks; {}. Intensity counts each buffer read or written once.</p>{}",
-                     HtmlEscape(device.name), points.size(), notes, SvgLogPlot(plot));
+                     HtmlEscape(device.name), count, notes, SvgLogPlot(plot));
 }
 
 }  // namespace
 
-std::string RooflineSections(const ReportQueries& queries, const std::vector<ReportTask>& tasks,
-                             const std::vector<ReportDevice>& devices) {
-  std::string html;
+void RooflineSections(const ReportQueries& queries, const std::vector<ReportTask>& tasks,
+                      const std::vector<ReportTask>& more, const std::vector<ReportDevice>& devices,
+                      std::ostream& html) {
+  bool opened = false;
   for (const auto& device : devices) {
     if (device.imported) continue;
     std::vector<ScatterPoint> points;
-    for (const auto& task : tasks) {
-      if (task.ids.device != device.id) continue;
-      const auto ai = Intensity(task);
-      const auto best = ai ? queries.Best(task.ids) : std::nullopt;
-      if (best && best->gflops > 0 && std::isfinite(best->gflops))
-        points.push_back(
-            {*ai, best->gflops,
-             fmt::format("{} {}: {:.1f} GFLOPS at {:.2f} FLOP/byte", task.workload, task.sketch, best->gflops, *ai)});
-    }
-    if (!points.empty()) html += Roofline(device, points);
+    for (const auto* list : {&tasks, &more})
+      for (const auto& task : *list) {
+        if (task.ids.device != device.id) continue;
+        const auto ai = Intensity(task);
+        const auto best = ai ? queries.Best(task.ids) : std::nullopt;
+        if (best && best->gflops > 0 && std::isfinite(best->gflops))
+          points.push_back(
+              {*ai, best->gflops, fmt::format("{} {}: {:.1f} GFLOPS", task.workload, task.sketch, best->gflops)});
+      }
+    if (points.empty()) continue;
+    if (!opened) html << "<section><h2>Roofline</h2>";
+    opened = true;
+    html << Roofline(device, std::move(points));
   }
-  return html.empty() ? "" : "<section><h2>Roofline</h2>" + html + "</section>";
+  if (opened) html << "</section>";
 }
 
 std::string CompareSection(const std::string& old_name, const ReportQueries& old_queries, const std::string& new_name,

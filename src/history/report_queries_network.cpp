@@ -158,6 +158,10 @@ std::vector<ReportWorkloadBest> ReportQueries::BestPerWorkload() const {
   });
 }
 
+void LimitPageCacheForReport(const SqliteHistoryStore& store) {
+  Translated(store.path(), [&] { store.connection().exec("PRAGMA cache_size = -1024"); });
+}
+
 void SetDevicePeak(SqliteHistoryStore& store, const std::string& device, std::optional<double> peak_gflops,
                    std::optional<double> bandwidth_gbs) {
   for (const auto& [name, value] : {std::pair{"--peak-gflops", peak_gflops}, {"--bandwidth-gbs", bandwidth_gbs}})
