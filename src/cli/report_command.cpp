@@ -119,8 +119,9 @@ void Page(const ReportOptions& o, const std::string& db, const SqliteHistoryStor
   const auto network_runs = o.run == 0 && o.workload.empty() ? queries.NetworkRuns() : std::vector<ReportNetworkRun>{};
   html << fmt::format(
       "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>tensortune report</title><style>{}</style>"
-      "</head><body><h1>tensortune report: {}</h1><p>{} trials of {} tasks; {} network runs.</p>",
-      kStyle, HtmlEscape(std::filesystem::path(db).filename().string()), trials, task_count, network_runs.size());
+      "</head><body><h1>tensortune report: {}</h1><p>{} trials of {} tasks; {} network run{}.</p>",
+      kStyle, HtmlEscape(std::filesystem::path(db).filename().string()), trials, task_count, network_runs.size(),
+      network_runs.size() == 1 ? "" : "s");
   html << NetworkSections(queries, network_runs, devices, db);
   RooflineSections(queries, repeated, single, devices, html);
   if (!o.compare.empty()) {

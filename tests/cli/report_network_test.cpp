@@ -28,6 +28,10 @@ std::filesystem::path TunedTinyNetwork(const std::filesystem::path& dir) {
                                 " --trials 16 --batch-size 4 --min-time 0.005 --tuner random --db " + db.string(),
                             dir);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  // Not a terminal: one plain progress line per round, with the rate and the latency.
+  EXPECT_EQ(r.out.find('\r'), std::string::npos);
+  EXPECT_NE(r.out.find("\ntrials 16/16  "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("/min  ~"), std::string::npos) << r.out;
   return db;
 }
 
