@@ -187,6 +187,18 @@ CREATE INDEX trials_ok_by_time ON trials (workload_id, template_id, device_id, t
 -- The runs of a task (merge looks runs up through it).
 CREATE INDEX runs_by_task ON runs (workload_id, template_id, device_id, started_at);
 
+-- What a device can do at best (migration 0008), for the fraction of peak and the roofline of
+-- `tensortune report`: its single-precision compute peak (GFLOPS, as bench/fma_peak.c measures
+-- it) and its memory bandwidth (GB/s), either NULL when unknown. Set by the user, replaced when
+-- set again.
+CREATE TABLE device_peaks (
+  device_id INTEGER PRIMARY KEY REFERENCES devices (id),
+  peak_gflops REAL CHECK (peak_gflops IS NULL OR peak_gflops > 0),
+  bandwidth_gbs REAL CHECK (bandwidth_gbs IS NULL OR bandwidth_gbs > 0),
+  source TEXT NOT NULL,                       -- where the figures come from: 'user', a benchmark's name
+  recorded_at TEXT NOT NULL
+);
+
 -- Trials with names instead of ids, for plain SQL.
 CREATE VIEW trials_view AS
 SELECT t.id, t.run_id, r.tuner, w.op, w.key AS workload, k.name AS template,

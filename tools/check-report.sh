@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Renders a `tensortune report` page in headless chromium (a Debian package, installed when
-# missing) and checks that it draws: the screenshot is not blank, the convergence plots' SVG
-# lines are on it, and the page logs nothing to the console (it has no scripts, so any
+# missing) and checks that it draws: the screenshot is not blank, the plots' SVG lines are on
+# it, every chart named after the page is in the rendered DOM with something drawn in it, and
+# the page logs nothing to the console (its only script sorts tables on a click, so any
 # console message is an error).
 #
-#   tools/check-report.sh [report.html]
+#   tools/check-report.sh [report.html [chart-id ...]]
+#   SHOT=first-screen.png tools/check-report.sh report.html   # also keep the screenshot
 #
 # Without an argument it builds a report first: TopHub's sample records imported, plus two
 # short GEMM runs on the default OpenCL device (POCL), so that there is a convergence to plot.
@@ -21,6 +23,7 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 report=${1:-}
+charts=("${@:2}")
 if [[ -z "$report" ]]; then
   bin=build/bin/tensortune
   [[ -x $bin ]] || { echo "build tensortune first (tools/test.sh)"; exit 2; }
@@ -40,6 +43,18 @@ if grep -E ":CONSOLE[:(]|Uncaught" "$work/chromium.log"; then
   echo "FAIL: console messages while rendering $report"
   exit 1
 fi
+timeout 120 chromium --headless --no-sandbox --disable-gpu --dump-dom "file://$(realpath "$report")" \
+  >"$work/dom.html" 2>/dev/null || { echo "FAIL: chromium did not dump the DOM of $report"; exit 1; }
+for id in "${charts[@]}"; do
+  # The chart's <svg> element up to its end must hold a drawn mark.
+  python3 - "$work/dom.html" "$id" <<'PY' || { echo "FAIL: chart $id is missing or empty in the rendered page"; exit 1; }
+import re, sys
+dom = open(sys.argv[1], encoding="utf-8").read()
+m = re.search(r'<svg[^>]* id="%s"[^>]*>(.*?)</svg>' % re.escape(sys.argv[2]), dom, re.S)
+sys.exit(0 if m and re.search(r'<(polyline|circle|rect class="(layer-bar|segment)")[^>]*(points="[^"]+"|cx=|width="[1-9])', m.group(1)) else 1)
+PY
+done
+[[ -n "${SHOT:-}" ]] && cp "$work/shot.png" "$SHOT"
 stats=$(python3 tools/png_stats.py "$work/shot.png")
 drawn=$(sed -E 's/drawn=([0-9.]+).*/\1/' <<<"$stats")
 coloured=$(sed -E 's/.*coloured=([0-9]+)/\1/' <<<"$stats")

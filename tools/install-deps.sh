@@ -9,7 +9,8 @@ packages=(
   libxgboost-dev libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev
   libonnx-dev libprotobuf-dev python3-onnx
   libopenmpi-dev openmpi-bin
-  patchelf bubblewrap busybox-static file
+  patchelf bubblewrap busybox-static file  # tools/bundle.sh and its sandbox test
+  chromium  # ReportNetwork.* renders a report headless (tools/check-report.sh)
 )
 [[ "${1:-}" == "--bench" ]] && packages+=(libopenblas-dev libclblast-dev libdnnl-dev)
 # Kernel Tuner's strategies side by side (bench/kernel_tuner_side_by_side.py)

@@ -45,8 +45,17 @@ HistoryCommands::HistoryCommands(CLI::App& app) {
   merge_->add_option("--into", merge_options_.into, "Database to merge into (created if missing)")->required();
 
   report_ =
-      app.add_subcommand("report", "Write one self-contained HTML page: best configs, status mix, convergence plots");
-  report_->add_option("--db", report_options_.db, "History database")->required();
+      app.add_subcommand("report", "Write one self-contained HTML page: network latency, layers, roofline, tasks");
+  report_->add_option("--db", report_options_.db, "History database (twice: compare the second with the first)")
+      ->required()
+      ->expected(1, 2);
+  report_->add_option("--compare", report_options_.compare, "Another history database to compare with");
+  report_->add_option("--peak-gflops", report_options_.peak_gflops,
+                      "Store the device's compute peak (GFLOPS) in the database, for the fraction of peak");
+  report_->add_option("--bandwidth-gbs", report_options_.bandwidth_gbs,
+                      "Store the device's memory bandwidth (GB/s) in the database, for the roofline");
+  report_->add_option("--device", report_options_.device,
+                      "The device (name or fingerprint) whose peak is given, when the database has several");
   report_->add_option("--run", report_options_.run, "Only this run");
   report_->add_option("--workload", report_options_.workload, "Only this workload key (conv2d:n=1,ci=64,...)");
   report_->add_option("--network-run", report_options_.network_run, "Only this network run (tune-network)");

@@ -132,6 +132,10 @@ void AddMeasuringOptions(CLI::App& cmd, tt::TuneOptions& o) {
   cmd.add_flag("--retry-failed", o.tuning.retry_failed,
                "Measure again configs whose only records are environment failures (timeouts included)");
   cmd.add_flag("--json", o.json, "Print one JSON summary instead of text");
+  cmd.add_option("--progress", o.progress,
+                 "auto (a redrawn line on a terminal, plain lines otherwise), bar, plain, json (one JSON object "
+                 "per batch) or none")
+      ->capture_default_str();
 }
 
 }  // namespace
@@ -223,6 +227,11 @@ int TensortuneMain(int argc, char** argv) {
       "--warm-similar", net.tuning.warm_similar,
       "Start each tuner (other than auto) from similar workloads' records on this device, this run's included");
   net_cmd->add_flag("--json", net.json, "Print one JSON summary instead of text");
+  net_cmd
+      ->add_option("--progress", net.progress,
+                   "auto (a redrawn line on a terminal, plain lines otherwise), bar, plain, json (one JSON object "
+                   "per round) or none")
+      ->capture_default_str();
 
   tt::CompareOptions compare;
   std::string compare_tuners = "opevo,ga,xgb,random";

@@ -300,6 +300,7 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
   NetworkTuneOptions options = o.tuning;
   options.Check();
   CheckMeasuringTimes(o.timeout_s, o.min_time_s);
+  const ProgressMode progress_mode = ResolveProgressMode(ParseProgressMode(o.progress), isatty(STDOUT_FILENO), o.json);
   const CommandNetwork loaded = LoadCommandNetwork(o.network, options.batch, o.batch_given, o.input_shapes);
   const Network& network = loaded.network;
   options.batch = loaded.batch;  // an ONNX model's own when --batch is not given
@@ -331,7 +332,7 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
   auto store = SqliteHistoryStore::Open(o.db);
 
   InterruptGuard guard;
-  Progress progress(out, options.trials, isatty(STDOUT_FILENO) && !o.json, o.json);
+  Progress progress(out, options.trials, progress_mode);
   bool introduced = false;
   const auto report_progress = [&](const NetworkRunReport& r) {
     if (!introduced && !o.json) {
@@ -354,7 +355,11 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
       const auto& t = r.tasks[static_cast<size_t>(r.last_task)];
       line += fmt::format("  | {}: {} ms", Join(t.task.layers), Ms(t.LatencyS()));
     }
-    progress.Update(r.trials_used, line);
+    ProgressState state;
+    state.done = r.trials_used;
+    state.detail = line;
+    if (r.TasksUnknown() == 0) state.latency_s = r.LatencyS();
+    progress.Update(state);
   };
   const NetworkRunReport report = TuneNetwork(*store, measurer, measurer.device(), measurer.limits(), network, options,
                                               guard.flag(), report_progress);

@@ -41,6 +41,7 @@ struct TuneNetworkOptions {
   int builders = DefaultBuilders();  // see OpenClMeasurerOptions
   double min_time_s = 0.1;
   bool json = false;
+  std::string progress = "auto";  // cli/progress.h: auto, bar, plain, json, none
   NetworkTuneOptions tuning;
 };
 

@@ -8,6 +8,8 @@
 #include <map>
 #include <ostream>
 
+#include "cli/report_network.h"
+#include "cli/report_roofline.h"
 #include "cli/svg_line_plot.h"
 #include "cli/whole_file.h"
 #include "core/errors.h"
@@ -23,7 +25,21 @@ constexpr const char* kStyle =
     "table{border-collapse:collapse;font-size:.9em}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}"
     "code{font-size:.85em;word-break:break-all}.bar{display:flex;height:14px;width:400px;margin:4px 0}"
     ".ok{background:#2ca02c}.invalid_config{background:#bbb}.compile_error{background:#ff7f0e}"
-    ".runtime_error{background:#d62728}.wrong_answer{background:#9467bd}.timeout{background:#8c564b}";
+    ".runtime_error{background:#d62728}.wrong_answer{background:#9467bd}.timeout{background:#8c564b}"
+    ".summary{display:flex;gap:1em;flex-wrap:wrap;margin:1em 0}.summary div{border:1px solid #ccc;border-radius:6px;"
+    "padding:.6em 1em;min-width:190px}.summary span{display:block;font-size:.85em;color:#555}"
+    ".summary b{display:block;font-size:1.6em}.summary small{color:#555}.row{display:flex;flex-wrap:wrap}"
+    "pre{background:#f4f4f4;padding:.6em;overflow-x:auto}details{margin:.6em 0}summary{cursor:pointer}"
+    "table.sortable th{cursor:pointer}svg.chart{max-width:100%;height:auto}";
+
+// Sorts a table.sortable by the clicked column (numbers as numbers), again to reverse.
+constexpr const char* kSortScript =
+    "document.querySelectorAll('table.sortable th').forEach(function(th){th.addEventListener('click',function(){"
+    "var body=th.closest('table').tBodies[0],col=Array.prototype.indexOf.call(th.parentNode.children,th),"
+    "up=th.dataset.dir!=='up';th.dataset.dir=up?'up':'down';var rows=Array.prototype.slice.call(body.rows);"
+    "rows.sort(function(a,b){var x=a.cells[col].textContent,y=b.cells[col].textContent,"
+    "nx=parseFloat(x),ny=parseFloat(y),d=isNaN(nx)||isNaN(ny)?x.localeCompare(y):nx-ny;return up?d:-d;});"
+    "rows.forEach(function(r){body.appendChild(r);});});});";
 
 // Points drawn per run: a longer run is drawn at its best so far every few trials.
 constexpr int64_t kPointsPerRun = 1000;
@@ -86,85 +102,79 @@ std::string Convergence(const ReportQueries& queries, const ReportTask& task) {
 
 std::string TaskSection(const ReportQueries& queries, const ReportTask& task) {
   return fmt::format(
-      "<h2>{}</h2><p>sketch <b>{}</b> on <b>{}</b>{}; {} trials in {} runs</p><p>best: {}</p>"
-      "<h3>Status of the trials</h3>{}<h3>Convergence</h3>{}",
+      "<details class=\"task\"><summary><b>{}</b> &middot; sketch <b>{}</b> on <b>{}</b>{}; {} trials in {} runs"
+      "</summary><p>best: {}</p><h3>Status of the trials</h3>{}<h3>Convergence</h3>{}</details>",
       HtmlEscape(task.workload), HtmlEscape(task.sketch), HtmlEscape(task.device), task.imported ? " (imported)" : "",
       task.trials, task.runs, BestText(queries, task), StatusMix(queries, task), Convergence(queries, task));
 }
 
-// The estimated latency after each round that recorded it, held until the next (a step line),
-// at most kPointsPerRun rounds drawn.
-PlotSeries LatencySeries(const NetworkRunSummary& run) {
-  PlotSeries series{fmt::format("run {} {} {}", run.id, run.network, run.scheduler), {}, {}};
-  const size_t every = std::max<size_t>(1, (run.progress.size() + kPointsPerRun - 1) / kPointsPerRun);
-  for (size_t i = 0; i < run.progress.size(); ++i) {
-    const auto& [trials, latency] = run.progress[i];
-    if (i % every != 0 && i + 1 != run.progress.size()) continue;
-    const double x = static_cast<double>(trials), ms = latency * 1e3;
-    if (!series.y.empty()) {
-      series.x.push_back(x);
-      series.y.push_back(series.y.back());
-    }
-    series.x.push_back(x);
-    series.y.push_back(ms);
+void Page(const ReportOptions& o, const std::string& db, const SqliteHistoryStore& store, std::ostream& html) {
+  const ReportQueries queries(store, {o.workload, o.run, o.network_run});
+  const auto [trials, task_count] = queries.Count();
+  if (trials == 0) throw UserError("no trials in " + db + " match the report's filters");
+  std::vector<ReportTask> repeated, single;
+  queries.ForEachTask(true, [&](const ReportTask& task) { repeated.push_back(task); });
+  queries.ForEachTask(false, [&](const ReportTask& task) { single.push_back(task); });
+  const auto devices = queries.Devices();
+  const auto network_runs = o.run == 0 && o.workload.empty() ? queries.NetworkRuns() : std::vector<ReportNetworkRun>{};
+  html << fmt::format(
+      "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>tensortune report</title><style>{}</style>"
+      "</head><body><h1>tensortune report: {}</h1><p>{} trials of {} tasks; {} network run{}.</p>",
+      kStyle, HtmlEscape(std::filesystem::path(db).filename().string()), trials, task_count, network_runs.size(),
+      network_runs.size() == 1 ? "" : "s");
+  html << NetworkSections(queries, network_runs, devices, db);
+  RooflineSections(queries, repeated, single, devices, html);
+  if (!o.compare.empty()) {
+    const auto other = SqliteHistoryStore::OpenReadOnly(o.compare);
+    const ReportQueries theirs(*other, {o.workload, o.run, o.network_run});
+    html << CompareSection(db, queries, o.compare, theirs);
   }
-  return series;
-}
-
-std::string NetworkSection(const std::vector<NetworkRunSummary>& runs) {
-  if (runs.empty()) return "";
-  std::string table =
-      "<table><tr><th>run</th><th>network</th><th>batch</th><th>scheduler</th><th>sketches</th>"
-      "<th>tuner</th><th>status</th><th>trials</th><th>estimated latency</th><th>untuned default</th></tr>";
-  std::vector<PlotSeries> series;
-  for (const auto& r : runs) {
-    const std::string latency = r.progress.empty() ? "-" : fmt::format("{:.3f} ms", r.progress.back().second * 1e3);
-    const std::string defaults = r.default_latency_s > 0 ? fmt::format("{:.3f} ms", r.default_latency_s * 1e3) : "-";
-    table += fmt::format(
-        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} of {}</td>"
-        "<td>{}</td><td>{}</td></tr>",
-        r.id, HtmlEscape(r.network), r.batch, HtmlEscape(r.scheduler), HtmlEscape(r.sketch_policy), HtmlEscape(r.tuner),
-        HtmlEscape(r.status), r.progress.empty() ? 0 : r.progress.back().first, r.trials_requested, latency, defaults);
-    if (!r.progress.empty()) series.push_back(LatencySeries(r));
+  if (!repeated.empty())
+    html << "<section><h2>Tasks</h2><p>Each task (workload, sketch, device) folded: open one for its best "
+            "configuration, the status of its trials and its convergence.</p>";
+  for (const ReportTask& task : repeated) html << TaskSection(queries, task);
+  if (!repeated.empty()) html << "</section>";
+  // Tasks with one measurement per run (imported records, typically) make a table, not plots.
+  if (!single.empty()) {
+    html << "<h2>Tasks without a convergence to plot</h2><table class=\"sortable\"><thead><tr><th>workload</th>"
+            "<th>sketch</th><th>device</th><th>trials</th><th>best</th></tr></thead><tbody>";
+    for (const ReportTask& task : single)
+      html << fmt::format("<tr><td><code>{}</code></td><td>{}</td><td>{}{}</td><td>{}</td><td>{}</td></tr>",
+                          HtmlEscape(task.workload), HtmlEscape(task.sketch), HtmlEscape(task.device),
+                          task.imported ? " (imported)" : "", task.trials, BestText(queries, task));
+    html << "</tbody></table>";
   }
-  std::string html = "<h2>Network runs</h2>" + table + "</table>";
-  if (!series.empty())
-    html += "<h3>Estimated network latency</h3>" + SvgLinePlot(series, "trials", "estimated latency (ms)");
-  return html;
+  html << fmt::format("<script>{}</script></body></html>\n", kSortScript);
 }
 
 }  // namespace
 
 int RunReport(const ReportOptions& o, std::ostream& out) {
-  if (!std::filesystem::exists(o.db)) throw UserError("no history database at " + o.db);
-  CheckOutputPath(o.out, {o.db});
-  const auto store = SqliteHistoryStore::OpenReadOnly(o.db);
+  if (o.db.empty() || o.db.size() > 2) throw UserError("report: give --db once, or twice to compare two databases");
+  ReportOptions options = o;
+  if (o.db.size() == 2) {
+    if (!o.compare.empty()) throw UserError("report: --compare and a second --db both name a database to compare");
+    options.compare = o.db[1];
+  }
+  const std::string& db = o.db.front();
+  for (const std::string& path : {db, options.compare})
+    if (!path.empty() && !std::filesystem::exists(path)) throw UserError("no history database at " + path);
+  std::vector<std::string> inputs{db};
+  if (!options.compare.empty()) inputs.push_back(options.compare);
+  CheckOutputPath(o.out, inputs);
+  if (o.peak_gflops || o.bandwidth_gbs) {  // the one write: stored for this and later reports
+    const auto store = SqliteHistoryStore::Open(db);
+    SetDevicePeak(*store, o.device, o.peak_gflops, o.bandwidth_gbs);
+  } else if (!o.device.empty()) {
+    throw UserError("report: --device names the device whose --peak-gflops or --bandwidth-gbs is given");
+  }
+  const auto store = SqliteHistoryStore::OpenReadOnly(db);
+  LimitPageCacheForReport(*store);
+  WholeFile file(o.out);
+  Page(options, db, *store, file.stream());
+  file.Commit();
   const ReportQueries queries(*store, {o.workload, o.run, o.network_run});
   const auto [trials, tasks] = queries.Count();
-  if (trials == 0) throw UserError("no trials in " + o.db + " match the report's filters");
-  const auto network_runs =
-      o.run == 0 && o.workload.empty() ? store->NetworkRuns(o.network_run) : std::vector<NetworkRunSummary>{};
-  WholeFile file(o.out);
-  std::ostream& html = file.stream();
-  html << fmt::format(
-      "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>tensortune report</title><style>{}</style>"
-      "</head><body><h1>tensortune report</h1><p>{}: {} trials of {} tasks</p>{}",
-      kStyle, HtmlEscape(std::filesystem::path(o.db).filename().string()), trials, tasks, NetworkSection(network_runs));
-  queries.ForEachTask(true, [&](const ReportTask& task) { html << TaskSection(queries, task); });
-  // Tasks with one measurement per run (imported records, typically) make a table, not plots.
-  bool table = false;
-  queries.ForEachTask(false, [&](const ReportTask& task) {
-    if (!table)
-      html << "<h2>Tasks without a convergence to plot</h2><table><tr><th>workload</th><th>sketch</th>"
-              "<th>device</th><th>trials</th><th>best</th></tr>";
-    table = true;
-    html << fmt::format("<tr><td><code>{}</code></td><td>{}</td><td>{}{}</td><td>{}</td><td>{}</td></tr>",
-                        HtmlEscape(task.workload), HtmlEscape(task.sketch), HtmlEscape(task.device),
-                        task.imported ? " (imported)" : "", task.trials, BestText(queries, task));
-  });
-  if (table) html << "</table>";
-  html << "</body></html>\n";
-  file.Commit();
   out << fmt::format("{}: {} tasks, {} trials\n", o.out, tasks, trials);
   return 0;
 }

@@ -137,6 +137,7 @@ bool NamesDevices(const TuneOptions& o) {
 int RunTune(const TuneOptions& o, std::ostream& out) {
   // Everything the user typed is checked before anything is started or written.
   CheckOptions(o);
+  const ProgressMode progress_mode = ResolveProgressMode(ParseProgressMode(o.progress), isatty(STDOUT_FILENO), o.json);
   const Workload workload = ParseWorkload(o.op, o.shape, o.shape_flags);
   const KernelTemplate& kernel = PickTemplate(workload, o.kernel_template);
   // Through MakeDeviceMeasurer: under tensortune-mpi the configs are measured on other ranks.
@@ -171,7 +172,7 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
 
   const TaskIds ids = store->EnsureTask(workload, kernel.Flops(workload), kernel_ref, measurer.device());
   InterruptGuard guard;
-  Progress progress(out, plan.trials, isatty(STDOUT_FILENO) && !o.json, o.json);
+  Progress progress(out, plan.trials, progress_mode);
   RunSummary summary;
   int64_t run_id = 0;
   const auto started = [&](const TaskTuneReport& r) {
@@ -182,7 +183,11 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
   const auto observe = [&](const TuningTask& t, const std::vector<Config>& configs,
                            const std::vector<MeasureResult>& results) {
     for (size_t i = 0; i < results.size(); ++i) summary.Add(t.space(), configs[i], results[i], run_id);
-    progress.Update(summary.measured, summary.failed, summary.best ? summary.best->result.gflops : 0);
+    ProgressState state;
+    state.done = summary.measured;
+    state.failed = summary.failed;
+    state.best_gflops = summary.best ? summary.best->result.gflops : 0.0;
+    progress.Update(state);
   };
   options.cross_device = cross ? &*cross : nullptr;
   options.batch_size *= measurer.parallelism();  // under tensortune-mpi: --batch-size per worker rank

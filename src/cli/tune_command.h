@@ -29,7 +29,8 @@ struct TuneOptions {
   double min_time_s = 0.1;
   int64_t sweep_limit = 0;  // > 0: `sweep` instead of `tune` (the tuner and trials are planned)
   bool json = false;
-  TaskTuneOptions tuning;  // tuner_options get budget=trials for tuners that take one
+  std::string progress = "auto";  // cli/progress.h: auto, bar, plain, json, none
+  TaskTuneOptions tuning;         // tuner_options get budget=trials for tuners that take one
 };
 
 // Returns the process exit code (kInterruptedExitCode when interrupted); throws UserError / EnvironmentError for bad

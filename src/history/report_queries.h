@@ -38,6 +38,48 @@ struct ReportRun {
   int64_t trials = 0;
 };
 
+// A device and what it can do at best, when known (device_peaks).
+struct ReportDevice {
+  int64_t id = 0;
+  std::string name;
+  bool imported = false;
+  std::optional<double> peak_gflops, bandwidth_gbs;
+  std::string peak_source;
+};
+
+struct ReportNetworkRun {
+  int64_t id = 0, device_id = 0, batch = 1, trials_requested = 0, trials_used = 0;
+  std::string network, device, scheduler, sketch_policy, tuner, status, command;
+  std::optional<double> latency_s;  // the last estimated latency recorded
+};
+
+// A distinct workload of a network run (network_tasks) with its best time on the run's device.
+struct ReportLayer {
+  int64_t task_index = 0, weight = 1;
+  std::string workload, layers, sketch, sketch_reason, best_sketch;
+  double flops = 0;
+  std::optional<double> default_time_s, best_time_s;
+};
+
+// The estimated latency after a round: trials so far, seconds since the network run started.
+struct ReportAnytimePoint {
+  int64_t trials = 0;
+  double latency_s = 0, seconds = 0;
+};
+
+// Where a network run's wall clock went (the network_time_split view, one run at a time).
+struct ReportTimeSplit {
+  double run_wall_s = 0, measure_wall_s = 0, build_s = 0, first_launch_s = 0, verify_s = 0, timed_s = 0,
+         timeout_wall_s = 0;
+  int64_t trials = 0, timeouts = 0;
+};
+
+// The fastest ok time of a workload on a device, over every template.
+struct ReportWorkloadBest {
+  std::string workload, device;
+  double time_s = 0;
+};
+
 class ReportQueries {
  public:
   ReportQueries(const SqliteHistoryStore& store, ReportFilter filter) : store_(store), filter_(std::move(filter)) {}
@@ -54,9 +96,28 @@ class ReportQueries {
   // Each trial, oldest first: its run, whether it is ok, its GFLOPS.
   void ForEachTrial(const TaskIds& task, const std::function<void(int64_t run, bool ok, double gflops)>& each) const;
 
+  // The rest reads the network runs (the filter's one, or all) and the devices; in
+  // report_queries_network.cpp.
+  std::vector<ReportDevice> Devices() const;
+  std::vector<ReportNetworkRun> NetworkRuns() const;  // oldest first
+  std::vector<ReportLayer> Layers(const ReportNetworkRun& run) const;
+  std::vector<ReportAnytimePoint> Anytime(int64_t network_run_id) const;
+  ReportTimeSplit TimeSplit(int64_t network_run_id) const;
+  std::vector<ReportWorkloadBest> BestPerWorkload() const;  // every workload x device, by workload
+
  private:
   const SqliteHistoryStore& store_;
   ReportFilter filter_;
 };
+
+// A report reads each trial once, in order: a page cache of 1 MiB (SQLite's default is 2)
+// costs it no time and keeps its peak memory down.
+void LimitPageCacheForReport(const SqliteHistoryStore& store);
+
+// Stores a device's peak (device_peaks) in a writable store. `device`: a device name or
+// fingerprint, or empty for the only device of this machine's history; UserError when it names
+// none, or when empty and there are several.
+void SetDevicePeak(SqliteHistoryStore& store, const std::string& device, std::optional<double> peak_gflops,
+                   std::optional<double> bandwidth_gbs);
 
 }  // namespace tt

@@ -32,11 +32,16 @@ TEST(ReportCommand, WritesBestConfigStatusMixAndConvergencePlotPerTask) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string html = ReadFile(page);
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
-  EXPECT_EQ(html.find("<script"), std::string::npos);  // nothing to load or run
+  // One inline script (table sorting), nothing loaded from elsewhere.
+  EXPECT_EQ(Count(html, "<script"), 1u);
+  EXPECT_EQ(html.find("<script src"), std::string::npos);
   EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));
-  // The GEMM run has a convergence; TopHub's single records go to the table.
-  EXPECT_EQ(Count(html, "<svg"), 1u);
+  // The GEMM run has a convergence, and makes the one point of its device's roofline (whose
+  // peak is unknown: no roof drawn); TopHub's single records go to the table.
+  EXPECT_EQ(Count(html, "<svg"), 2u);
   EXPECT_EQ(Count(html, "<polyline"), 1u);
+  EXPECT_EQ(Count(html, "class=\"point\""), 1u);
+  EXPECT_NE(html.find("compute peak unknown"), std::string::npos);
   EXPECT_NE(html.find("run 1 synthetic"), std::string::npos);
   EXPECT_NE(html.find(fmt::format("<b>{:.2f} GFLOPS</b>", best)), std::string::npos);
   EXPECT_NE(html.find("ok 12"), std::string::npos);

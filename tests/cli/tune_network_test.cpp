@@ -78,9 +78,9 @@ TEST(TuneNetworkCommand, TunesAUserNetworkAndRecordsEveryTrial) {
       RunProgram(kProgram + " report --network-run 1 --db " + db.string() + " --out " + page.string(), dir.path());
   ASSERT_EQ(report_run.exit_code, 0) << report_run.err;
   const std::string html = testing::ReadFile(page);
-  EXPECT_NE(html.find("<h2>Network runs</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<h2>tiny (batch 1) on "), std::string::npos);
   EXPECT_NE(html.find("estimated latency (ms)"), std::string::npos);
-  EXPECT_NE(html.find("run 1 tiny ucb"), std::string::npos);
+  EXPECT_NE(html.find("network run 1: scheduler ucb"), std::string::npos);
 }
 
 TEST(TuneNetworkCommand, MalformedUserNetworkIsRefusedNamingTheFieldWithNothingWritten) {
