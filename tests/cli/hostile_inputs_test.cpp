@@ -7,6 +7,7 @@
 #include <fstream>
 #include <string>
 
+#include "recorded_space.h"
 #include "run_program.h"
 
 namespace tt {
@@ -44,6 +45,20 @@ TEST(HostileInputs, ImportRefusesAFileLargerThanAnyLog) {
   fs::resize_file(huge, uintmax_t{3} << 30);
   const auto r = RunProgram(kProgram + " import " + huge.string() + " --db " + db.string(), dir.path());
   ExpectRefusal(r, "too large to read", db);
+}
+
+// Before: the refused merge left a new, empty target database behind.
+TEST(HostileInputs, ARefusedMergeCreatesNoTarget) {
+  ScratchDir dir;
+  double best = 0;
+  const std::string source = testing::RecordSyntheticSpace(dir.path(), 6, &best);
+  const auto forged = RunProgram(
+      "sqlite3 " + source + " \"PRAGMA ignore_check_constraints = 1; UPDATE trials SET status = 'bogus'\"", dir.path());
+  ASSERT_EQ(forged.exit_code, 0) << forged.err;
+  const fs::path target = dir.path() / "merged.db";
+  const auto r = RunProgram(kProgram + " merge " + source + " --into " + target.string(), dir.path());
+  ExpectRefusal(r, source, target);
+  for (const char* suffix : {"-wal", "-shm", "-journal"}) EXPECT_FALSE(fs::exists(target.string() + suffix));
 }
 
 }  // namespace
