@@ -17,6 +17,7 @@
 #include "cli/tune_command.h"
 #include "cli/whole_file.h"
 #include "core/errors.h"
+#include "core/exit_on_signal.h"
 #include "schedule/sketch_selector.h"
 #include "schedule/task_scheduler.h"
 #include "tuners/tuner_factory.h"
@@ -137,6 +138,7 @@ void AddMeasuringOptions(CLI::App& cmd, tt::TuneOptions& o) {
 }  // namespace
 
 int TensortuneMain(int argc, char** argv) {
+  tt::ExitOnSignal();  // every command: SIGINT, SIGTERM and SIGHUP end it with 130
   CLI::App app{"tensortune: find the fastest configuration of OpenCL tensor kernels"};
   app.require_subcommand(1);
 
