@@ -367,6 +367,15 @@ int CheckDatabaseToRead(const std::string& path, bool same_version) {
   return version;
 }
 
+std::optional<std::string> WhySchemaRefused(SQLite::Database& db) {
+  if (PragmaInt(db, "application_id") != kApplicationId) return "it would no longer be a tensortune database";
+  const int version = PragmaInt(db, "user_version");
+  if (version != EmbeddedSchemaVersion())
+    return "its schema version would be " + std::to_string(version) + ", not " +
+           std::to_string(EmbeddedSchemaVersion());
+  return WhySchemaDiffers(db, version);
+}
+
 std::string ReadOnlyUri(const std::string& path) {
   std::error_code ec;
   const bool immutable = !fs::exists(path + "-wal", ec) && !CanCreateBeside(path);
