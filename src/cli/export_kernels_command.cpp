@@ -21,7 +21,7 @@ namespace {
 // The recorded device to export for: the one matching `fragment`, else the only device of a
 // machine (not imported) in the database.
 DeviceInfo TargetDevice(const std::string& db, const std::string& fragment) {
-  auto store = SqliteHistoryStore::Open(db);
+  auto store = SqliteHistoryStore::OpenReadOnly(db);
   std::vector<DeviceInfo> matching;
   std::string known;
   for (const auto& [id, d] : HistoryQueries(*store).Devices()) {

@@ -39,6 +39,9 @@ HistoryCommands::HistoryCommands(CLI::App& app) {
   sql_->add_flag_callback(
       "--json", [&q] { q.format = "json"; }, "Print a JSON array of objects");
   sql_->add_flag("--write", q.write, "Allow a statement that changes the database");
+  sql_->add_option("--timeout", q.timeout_s, "Stop a statement still running after this many seconds")
+      ->check(CLI::Range(0.001, 1e9))
+      ->capture_default_str();
 
   merge_ = app.add_subcommand("merge", "Merge history databases: devices and workloads unified, no duplicate trials");
   merge_->add_option("sources", merge_options_.sources, "Databases to read")->required();

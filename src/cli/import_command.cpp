@@ -7,11 +7,11 @@
 #include <climits>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <ostream>
 #include <sstream>
 
+#include "cli/input_file.h"
 #include "core/errors.h"
 #include "history/sqlite_history_store.h"
 #include "interchange/autotvm_mapping.h"
@@ -21,6 +21,8 @@ namespace tt {
 namespace {
 
 constexpr size_t kErrorsShown = 20;
+// Far above any log or cache file of records (TopHub's largest are tens of MiB).
+constexpr size_t kMaxInputBytes = size_t{1} << 30;
 
 struct TaskCounts {
   int64_t imported = 0, already_present = 0, skipped = 0, bad = 0;
@@ -189,11 +191,7 @@ std::string Gunzipped(const std::string& path, const std::string& bytes) {
 ReadFile Read(const std::string& path, const std::string& device_name) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw UserError(path + " is a directory, not a log or cache file");
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  if (!in || in.bad()) throw UserError("cannot read " + path);
-  std::string text = bytes.str();
+  std::string text = ReadInputFile(path, kMaxInputBytes);
   if (text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f && static_cast<unsigned char>(text[1]) == 0x8b) {
     try {
       text = Gunzipped(path, text);

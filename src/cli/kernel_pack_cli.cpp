@@ -2,6 +2,8 @@
 
 #include <ostream>
 
+#include "cli/seed_option.h"
+
 namespace tt {
 
 KernelPackCommands::KernelPackCommands(CLI::App& app) {
@@ -31,9 +33,12 @@ KernelPackCommands::KernelPackCommands(CLI::App& app) {
   run_->add_option("--min-time", r.min_time_s, "Time whole-network runs for at least this many seconds")
       ->capture_default_str();
   run_->add_option("--min-runs", r.min_runs, "Timed whole-network runs at least")->capture_default_str();
-  run_->add_option("--seed", r.seed, "Seed of the random inputs and weights")->capture_default_str();
+  AddSeedOption(*run_, r.seed, "Seed of the random inputs and weights");
   run_->add_option("--binary-cache", r.binary_cache, "Keep program binaries in this directory between runs");
   run_->add_flag("--exact-only", r.exact_only, "Refuse fallbacks: every layer needs a verified trial of its own");
+  run_->add_flag("--trust-pack-source", r.trust_pack_source,
+                 "Also run a pack's kernel source that differs from this build's sketch (a pack is code: only for "
+                 "packs you trust; buffers and NDRange still come from the sketch)");
   run_->add_flag("--fastest-each", r.fastest_each,
                  "Run every layer's fastest recorded kernel, whatever layout conversions that costs (default: weigh "
                  "kernels of other layouts with the conversions they save)");

@@ -29,8 +29,9 @@ struct RunNetworkOptions {
   int64_t min_runs = 3;
   uint64_t seed = 1;
   bool exact_only = false;
-  bool fastest_each = false;  // every layer its workload's fastest kernel, whatever the conversions
-  std::string binary_cache;   // a program binary cache directory; empty: none
+  bool trust_pack_source = false;  // run a pack's kernel source that is not this build's sketch
+  bool fastest_each = false;       // every layer its workload's fastest kernel, whatever the conversions
+  std::string binary_cache;        // a program binary cache directory; empty: none
   bool json = false;
 };
 

@@ -14,9 +14,11 @@
 #include "cli/kernel_pack_cli.h"
 #include "cli/list_commands.h"
 #include "cli/network_commands.h"
+#include "cli/seed_option.h"
 #include "cli/tune_command.h"
 #include "cli/whole_file.h"
 #include "core/errors.h"
+#include "core/exit_on_signal.h"
 #include "schedule/sketch_selector.h"
 #include "schedule/task_scheduler.h"
 #include "tuners/tuner_factory.h"
@@ -41,23 +43,6 @@ std::string OneLine(const std::string& text) {
       line += c;
   }
   return line;
-}
-
-// A seed is stored as SQLite's signed 64-bit integer: 0 to 2^63 - 1, in decimal. Checked on the
-// text, because a conversion to uint64_t saturates (and wraps negative numbers) silently.
-std::string CheckSeed(const std::string& text) {
-  constexpr const char* kMax = "9223372036854775807";
-  const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
-  std::string trimmed = text.substr(std::min(text.find_first_not_of('0'), text.size() - 1));
-  if (!digits || trimmed.size() > std::strlen(kMax) || (trimmed.size() == std::strlen(kMax) && trimmed > kMax))
-    return "must be a whole number from 0 to 9223372036854775807";
-  return "";
-}
-
-void AddSeedOption(CLI::App& cmd, uint64_t& seed) {
-  cmd.add_option("--seed", seed, "Random seed (0 to 2^63 - 1)")
-      ->check(CLI::Validator(CheckSeed, "SEED"))
-      ->capture_default_str();
 }
 
 std::string JoinArgs(int argc, char** argv) {
@@ -121,7 +106,7 @@ void AddBuildersOption(CLI::App& cmd, int& builders) {
 void AddMeasuringOptions(CLI::App& cmd, tt::TuneOptions& o) {
   AddWorkloadOptions(cmd, o.op, o.shape, o.shape_flags, o.kernel_template, o.pins);
   cmd.add_option("--batch-size", o.tuning.batch_size, "Configurations per measured batch")->capture_default_str();
-  AddSeedOption(cmd, o.tuning.seed);
+  tt::AddSeedOption(cmd, o.tuning.seed);
   cmd.add_option("--db", o.db, "History database (created if missing)")->capture_default_str();
   cmd.add_option("--device", o.device, "Device index or name fragment")->capture_default_str();
   cmd.add_option("--timeout", o.timeout_s, "Seconds allowed per configuration")->capture_default_str();
@@ -141,6 +126,7 @@ void AddMeasuringOptions(CLI::App& cmd, tt::TuneOptions& o) {
 }  // namespace
 
 int TensortuneMain(int argc, char** argv) {
+  tt::ExitOnSignal();  // every command: SIGINT, SIGTERM and SIGHUP end it with 130
   CLI::App app{"tensortune: find the fastest configuration of OpenCL tensor kernels"};
   app.set_version_flag("--version", "tensortune " TENSORTUNE_VERSION);
   app.require_subcommand(1);
@@ -213,7 +199,7 @@ int TensortuneMain(int argc, char** argv) {
   net_cmd->add_option("--tuner-opt", net_tuner_opts, "Tuner option key=value (repeatable; see `tensortune tuners`)");
   net_cmd->add_option("--ucb-c", net.tuning.scheduling.ucb_c, "UCB exploration constant (tasks and sketches)")
       ->capture_default_str();
-  AddSeedOption(*net_cmd, net.tuning.seed);
+  tt::AddSeedOption(*net_cmd, net.tuning.seed);
   net_cmd->add_option("--batch-size", net.tuning.batch_size, "Configurations per round")->capture_default_str();
   net_cmd->add_option("--timeout", net.timeout_s, "Seconds allowed per configuration")->capture_default_str();
   AddBuildersOption(*net_cmd, net.builders);

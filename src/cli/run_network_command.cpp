@@ -280,6 +280,7 @@ int Run(const RunNetworkOptions& o, std::ostream& out, std::ostream& err) {
   const tensortune::Runtime runtime(session.context(), session.device(), runtime_options);
   tensortune::PrepareOptions prepare;
   if (o.exact_only) prepare.least_trusted = tensortune::Origin::kExact;
+  prepare.trust_pack_source = o.trust_pack_source;
 
   // The kernels each distinct workload could run: a pack's kernel; a history's best and, unless
   // --fastest-each, the fastest recorded kernel of each other pair of activation layouts.

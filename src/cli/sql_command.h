@@ -10,6 +10,7 @@ struct SqlOptions {
   std::string sql;
   std::string format = "table";  // table | csv | json
   bool write = false;
+  double timeout_s = 3600;  // a statement still running after this is stopped (exit 2)
 };
 
 int RunSqlCommand(const SqlOptions& options, std::ostream& out);

@@ -23,6 +23,7 @@
 #include <utility>
 
 #include "core/errors.h"
+#include "history/file_system.h"
 
 namespace tt::embedded {
 extern const std::pair<std::string_view, std::string_view> migrations[];
@@ -340,8 +341,15 @@ std::unique_ptr<SQLite::Database> OpenForWriting(const std::string& path, bool c
   // SQLite silently falls back to read-only for a write-protected file.
   if (sqlite3_db_readonly(db->getHandle(), "main") == 1) Refuse(path, "file is not writable");
   Migrate(*db, path);  // before foreign keys: a migration may rebuild a referenced table
-  db->exec("PRAGMA journal_mode = WAL");
-  db->exec("PRAGMA synchronous = NORMAL");  // in WAL mode, still safe when a process dies
+  // WAL's shared memory is not coherent across the hosts of a network file system (SQLite's
+  // documentation): there, a rollback journal, which needs only the file locks.
+  if (NetworkFileSystemOf(path)) {
+    db->exec("PRAGMA journal_mode = DELETE");
+    db->exec("PRAGMA synchronous = FULL");
+  } else {
+    db->exec("PRAGMA journal_mode = WAL");
+    db->exec("PRAGMA synchronous = NORMAL");  // in WAL mode, still safe when a process dies
+  }
   db->exec("PRAGMA foreign_keys = ON");
   return db;
 }
@@ -365,6 +373,15 @@ int CheckDatabaseToRead(const std::string& path, bool same_version) {
                      std::to_string(EmbeddedSchemaVersion()) + ": upgrade it first with `tensortune sql --write --db " +
                      path + " \"SELECT 1\"`");
   return version;
+}
+
+std::optional<std::string> WhySchemaRefused(SQLite::Database& db) {
+  if (PragmaInt(db, "application_id") != kApplicationId) return "it would no longer be a tensortune database";
+  const int version = PragmaInt(db, "user_version");
+  if (version != EmbeddedSchemaVersion())
+    return "its schema version would be " + std::to_string(version) + ", not " +
+           std::to_string(EmbeddedSchemaVersion());
+  return WhySchemaDiffers(db, version);
 }
 
 std::string ReadOnlyUri(const std::string& path) {

@@ -4,6 +4,7 @@
 #include <SQLiteCpp/Database.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace tt {
@@ -35,6 +36,11 @@ std::unique_ptr<SQLite::Database> OpenDatabaseForInspection(const std::string& p
 // A database in memory with every migration of this build applied (hardened too): what a
 // statement is checked against before a database is created or migrated for it.
 std::unique_ptr<SQLite::Database> OpenReferenceSchema();
+
+// Why tensortune would refuse the database of this connection (opened for writing, so of this
+// build's schema): its application id or schema version changed, or its schema differs from
+// what the migrations create (a dropped view, a unique index on a table of tensortune's, ...).
+std::optional<std::string> WhySchemaRefused(SQLite::Database& db);
 
 // The URI under which a checked database is opened, or attached, read-only: `mode=ro`, and
 // `immutable=1` where no writer can be at work (no -wal file, nothing may be created beside it).

@@ -5,6 +5,8 @@
 #include <strings.h>
 
 #include <cctype>
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 
@@ -65,6 +67,31 @@ void Restrict(SQLite::Database& db) {
   sqlite3_limit(handle, SQLITE_LIMIT_ATTACHED, 0);
 }
 
+// The progress handler's clock: a statement running past `at` is interrupted.
+struct Deadline {
+  std::chrono::steady_clock::time_point at;
+  bool passed = false;
+};
+
+int PastDeadline(void* data) {
+  auto* deadline = static_cast<Deadline*>(data);
+  if (std::chrono::steady_clock::now() < deadline->at) return 0;
+  deadline->passed = true;
+  return 1;
+}
+
+// A statement that begins or ends transactions itself, or cannot run inside one (VACUUM).
+bool ControlsTransactions(const std::string& sql) {
+  size_t start = 0;
+  while (start < sql.size() && std::isspace(static_cast<unsigned char>(sql[start]))) ++start;
+  size_t end = start;
+  while (end < sql.size() && std::isalpha(static_cast<unsigned char>(sql[end]))) ++end;
+  std::string word = sql.substr(start, end - start);
+  for (char& c : word) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return word == "BEGIN" || word == "COMMIT" || word == "END" || word == "ROLLBACK" || word == "SAVEPOINT" ||
+         word == "RELEASE" || word == "VACUUM";
+}
+
 struct Prepared {
   sqlite3_stmt* statement = nullptr;
   ~Prepared() { sqlite3_finalize(statement); }
@@ -85,13 +112,14 @@ bool IsEnvironmentCode(int code) {
   }
 }
 
-[[noreturn]] void Fail(sqlite3* db, int code, const std::string& path) {
-  const std::string message = sqlite3_errmsg(db);
+[[noreturn]] void Fail(int code, const std::string& message, const std::string& path) {
   if ((code & 0xff) == SQLITE_BUSY || (code & 0xff) == SQLITE_LOCKED)
     throw EnvironmentError("database " + path + ": locked by another process (" + message + ")");
   if (IsEnvironmentCode(code)) throw EnvironmentError("database " + path + ": " + message);
   throw UserError("SQL: " + message);
 }
+
+[[noreturn]] void Fail(sqlite3* db, int code, const std::string& path) { Fail(code, sqlite3_errmsg(db), path); }
 
 // Syntax, one statement, and what it does: checked on a connection that writes nothing.
 // Returns whether the statement would write.
@@ -124,7 +152,7 @@ void CheckForWriting(const std::string& path, const std::string& sql) {
 
 int64_t StreamSql(const std::string& db_path, const std::string& sql, bool allow_writes,
                   const std::function<void(const std::vector<std::string>&)>& on_columns,
-                  const std::function<void(const std::vector<SqlValue>&)>& on_row) {
+                  const std::function<void(const std::vector<SqlValue>&)>& on_row, double timeout_s) {
   if (sql.size() > static_cast<size_t>(kMaxStatementBytes))
     throw UserError("SQL: the statement is longer than " + std::to_string(kMaxStatementBytes) + " bytes");
   if (allow_writes) {
@@ -141,9 +169,31 @@ int64_t StreamSql(const std::string& db_path, const std::string& sql, bool allow
   Restrict(*db);
   sqlite3* handle = db->getHandle();
   if (!allow_writes) sqlite3_db_config(handle, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+  Deadline deadline;
+  if (timeout_s > 0) {
+    deadline.at = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                         std::chrono::duration<double>(timeout_s));
+    sqlite3_progress_handler(handle, 10'000, PastDeadline, &deadline);
+  }
   Prepared p;
   int code = sqlite3_prepare_v2(handle, sql.c_str(), static_cast<int>(sql.size()), &p.statement, nullptr);
   if (code != SQLITE_OK) Fail(handle, code, db_path);
+  // A write runs in a transaction that is rolled back when it leaves a database tensortune
+  // refuses (a dropped view, a unique index on trials, another schema version).
+  const bool guarded = !sqlite3_stmt_readonly(p.statement) && !ControlsTransactions(sql);
+  if (guarded && (code = sqlite3_exec(handle, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr)) != SQLITE_OK)
+    Fail(handle, code, db_path);
+  const auto fail = [&](int failed) {
+    const std::string message = sqlite3_errmsg(handle);  // before the rollback resets it
+    if (guarded) sqlite3_exec(handle, "ROLLBACK", nullptr, nullptr, nullptr);
+    if (deadline.passed) {
+      char seconds[32];
+      std::snprintf(seconds, sizeof seconds, "%g", timeout_s);
+      throw UserError(std::string("SQL: the statement ran longer than --timeout ") + seconds +
+                      " s and was stopped (nothing it would have changed is kept)");
+    }
+    Fail(failed, message, db_path);
+  };
   const int count = sqlite3_column_count(p.statement);
   std::vector<std::string> columns;
   for (int i = 0; i < count; ++i) columns.emplace_back(sqlite3_column_name(p.statement, i));
@@ -153,15 +203,30 @@ int64_t StreamSql(const std::string& db_path, const std::string& sql, bool allow
     for (int i = 0; i < count; ++i) row[static_cast<size_t>(i)] = Value(p.statement, i);
     on_row(row);
   }
-  if (code != SQLITE_DONE) Fail(handle, code, db_path);
-  return sqlite3_stmt_readonly(p.statement) ? 0 : sqlite3_changes64(handle);
+  if (code != SQLITE_DONE) fail(code);
+  const int64_t changes = sqlite3_stmt_readonly(p.statement) ? 0 : sqlite3_changes64(handle);
+  if (guarded) {
+    std::optional<std::string> why;
+    try {
+      why = WhySchemaRefused(*db);
+    } catch (const SQLite::Exception& e) {
+      why = std::string("its schema cannot be read (") + e.what() + ")";
+    }
+    if (why) {
+      sqlite3_exec(handle, "ROLLBACK", nullptr, nullptr, nullptr);
+      throw UserError("SQL: refused, and nothing changed: after this statement tensortune would refuse " + db_path +
+                      " (" + *why + ")");
+    }
+    if ((code = sqlite3_exec(handle, "COMMIT", nullptr, nullptr, nullptr)) != SQLITE_OK) fail(code);
+  }
+  return changes;
 }
 
-SqlResult RunSql(const std::string& db_path, const std::string& sql, bool allow_writes) {
+SqlResult RunSql(const std::string& db_path, const std::string& sql, bool allow_writes, double timeout_s) {
   SqlResult result;
   result.changes = StreamSql(
       db_path, sql, allow_writes, [&](const std::vector<std::string>& columns) { result.columns = columns; },
-      [&](const std::vector<SqlValue>& row) { result.rows.push_back(row); });
+      [&](const std::vector<SqlValue>& row) { result.rows.push_back(row); }, timeout_s);
   return result;
 }
 

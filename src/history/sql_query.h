@@ -25,13 +25,17 @@ struct SqlResult {
 // like by any writing command), and nothing tensortune refuses to run on a history: SQLite's
 // pointer-passing functions (fts3_tokenizer, fts5), extensions, ATTACH and VACUUM INTO (files
 // elsewhere), triggers and virtual tables. A refused statement leaves no file behind.
+// A writing statement runs in a transaction that is rolled back, and refused, when it would
+// leave a database tensortune refuses (schema changes to tensortune's own tables, views and
+// indexes, another schema version). A statement still running after `timeout_s` seconds (0:
+// no limit) is stopped.
 // Throws UserError for those and for an unusable database file, EnvironmentError when the
 // database stays locked by another process or the disk fails.
 int64_t StreamSql(const std::string& db_path, const std::string& sql, bool allow_writes,
                   const std::function<void(const std::vector<std::string>&)>& on_columns,
-                  const std::function<void(const std::vector<SqlValue>&)>& on_row);
+                  const std::function<void(const std::vector<SqlValue>&)>& on_row, double timeout_s = 0);
 
 // The same, the whole result in memory.
-SqlResult RunSql(const std::string& db_path, const std::string& sql, bool allow_writes);
+SqlResult RunSql(const std::string& db_path, const std::string& sql, bool allow_writes, double timeout_s = 0);
 
 }  // namespace tt

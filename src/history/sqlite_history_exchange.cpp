@@ -81,7 +81,10 @@ constexpr const char* kMergeTrialsTable[] = {
     "AND u.transient = 0) "
     "AND NOT EXISTS (SELECT 1 FROM main.trials m WHERE m.workload_id = r.m_workload AND "
     "m.template_id = r.m_template AND m.device_id = r.m_device AND m.config_key = t.config_key "
-    "AND m.transient = 0)",
+    "AND m.transient = 0) "
+    // A config a running tune has claimed is its to record: the merge leaves it alone.
+    "AND NOT EXISTS (SELECT 1 FROM main.claims c WHERE c.workload_id = r.m_workload AND "
+    "c.template_id = r.m_template AND c.device_id = r.m_device AND c.config_key = t.config_key)",
     "CREATE INDEX temp.merge_trials_by_run ON merge_trials (run_id)",
 };
 
@@ -181,6 +184,7 @@ MergeCounts SqliteHistoryStore::MergeFrom(const std::vector<std::string>& other_
       try {
         db_->exec("PRAGMA temp_store = FILE");
         SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+        DropDeadClaims(*db_);
         const int64_t network_runs_before = db_->execAndGet("SELECT count(*) FROM network_runs").getInt64();
         for (const char* sql : kMergeStatements) db_->exec(sql);
         counts.network_runs_added +=

@@ -93,33 +93,11 @@ int64_t SqliteHistoryStore::BeginRun(const TaskIds& task, const RunInfo& info) {
   return Translated(path_, [&] { return InsertRun(*db_, task, info, "running"); });
 }
 
-namespace {
-
-// Claims left by a process that has died (killed, crashed) no longer hold.
-void DropDeadClaims(SQLite::Database& db, const TaskIds& task) {
-  SQLite::Statement pids(db,
-                         "SELECT DISTINCT pid FROM claims WHERE workload_id = ? AND template_id = ? AND device_id = ?");
-  SQLite::bind(pids, task.workload, task.kernel_template, task.device);
-  std::vector<int64_t> dead;
-  while (pids.executeStep()) {
-    const auto pid = static_cast<pid_t>(pids.getColumn(0).getInt64());
-    if (kill(pid, 0) != 0 && errno == ESRCH) dead.push_back(pid);
-  }
-  SQLite::Statement drop(db, "DELETE FROM claims WHERE pid = ?");
-  for (int64_t pid : dead) {
-    drop.bind(1, pid);
-    drop.exec();
-    drop.reset();
-  }
-}
-
-}  // namespace
-
 std::vector<bool> SqliteHistoryStore::Claim(int64_t run_id, const TaskIds& task, const std::vector<std::string>& keys) {
   ReserveWalSpace(path_);
   return Translated(path_, [&] {
     SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
-    DropDeadClaims(*db_, task);
+    DropDeadClaims(*db_, &task);
     SQLite::Statement taken(*db_,
                             "SELECT EXISTS (SELECT 1 FROM trials WHERE workload_id = ?1 AND template_id = ?2 "
                             "AND device_id = ?3 AND config_key = ?4 AND transient = 0) OR EXISTS (SELECT 1 FROM "
@@ -152,7 +130,25 @@ void SqliteHistoryStore::RecordBatch(int64_t run_id, const TaskIds& task, const 
   ReserveWalSpace(path_);
   Translated(path_, [&] {
     SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
-    InsertTrials(*db_, run_id, task, records);
+    // A final record of a config may have appeared since it was claimed (a merge or an import
+    // that did not wait for the claim): the first one stays, this run's is dropped, and the
+    // run goes on instead of failing on the unique index.
+    SQLite::Statement recorded(*db_,
+                               "SELECT EXISTS (SELECT 1 FROM trials WHERE workload_id = ? AND template_id = ? "
+                               "AND device_id = ? AND config_key = ? AND transient = 0)");
+    std::vector<TrialRecord> fresh;
+    for (const TrialRecord& r : records) {
+      const bool final = !(r.result.transient && !r.result.ok());
+      bool present = false;
+      if (final) {
+        SQLite::bind(recorded, task.workload, task.kernel_template, task.device, r.config_key);
+        recorded.executeStep();
+        present = recorded.getColumn(0).getInt() != 0;
+        recorded.reset();
+      }
+      if (!present) fresh.push_back(r);
+    }
+    InsertTrials(*db_, run_id, task, fresh);
     SQLite::Statement unclaim(*db_,
                               "DELETE FROM claims WHERE workload_id = ? AND template_id = ? AND device_id = ? "
                               "AND config_key = ? AND run_id = ?");

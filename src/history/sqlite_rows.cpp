@@ -2,7 +2,9 @@
 
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/VariadicBind.h>
+#include <signal.h>
 
+#include <cerrno>
 #include <nlohmann/json.hpp>
 
 #include "history/timestamp.h"
@@ -114,6 +116,24 @@ void InsertTrials(SQLite::Database& db, int64_t run_id, const TaskIds& task, con
                  m.verify_s, m.timed_s, m.wall_s, m.measured_by);
     q.exec();
     q.reset();
+  }
+}
+
+void DropDeadClaims(SQLite::Database& db, const TaskIds* task) {
+  SQLite::Statement pids(db, task ? "SELECT DISTINCT pid FROM claims WHERE workload_id = ? AND template_id = ? AND "
+                                    "device_id = ?"
+                                  : "SELECT DISTINCT pid FROM claims");
+  if (task) SQLite::bind(pids, task->workload, task->kernel_template, task->device);
+  std::vector<int64_t> dead;
+  while (pids.executeStep()) {
+    const auto pid = static_cast<pid_t>(pids.getColumn(0).getInt64());
+    if (kill(pid, 0) != 0 && errno == ESRCH) dead.push_back(pid);
+  }
+  SQLite::Statement drop(db, "DELETE FROM claims WHERE pid = ?");
+  for (int64_t pid : dead) {
+    drop.bind(1, pid);
+    drop.exec();
+    drop.reset();
   }
 }
 

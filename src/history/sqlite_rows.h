@@ -87,5 +87,7 @@ TrialRecord ReadTrial(SQLite::Statement& q);
 int64_t InsertRun(SQLite::Database& db, const TaskIds& task, const RunInfo& info, const std::string& status);
 // Empty started_at/finished_at are written as the current time.
 void InsertTrials(SQLite::Database& db, int64_t run_id, const TaskIds& task, const std::vector<TrialRecord>& records);
+// Drops the claims of processes that have died (killed, crashed): those of `task`, or all.
+void DropDeadClaims(SQLite::Database& db, const TaskIds* task = nullptr);
 
 }  // namespace tt

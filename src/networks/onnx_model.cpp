@@ -18,6 +18,7 @@
 #include <unordered_set>
 
 #include "core/errors.h"
+#include "networks/onnx_attributes.h"
 #include "networks/onnx_fold.h"
 #include "ops/conv_shape.h"
 #include "ops/kernel_template.h"
@@ -101,6 +102,8 @@ class OnnxReader {
     Parse();
     CheckOpsets();
     IndexGraph();
+    for (int i = 0; i < NodeCount(); ++i)
+      if (auto why = onnx_import::WhyAttributesAbsurd(Node(i))) Fail(NodeWords(i) + ": " + *why);
     int64_t batch = FixInputShapes();
     CheckExternalData();
     InferAndFold();

@@ -33,7 +33,7 @@ class HistorySource final : public ConfigSource {
       const std::string self = device.fingerprint();
       found.device_known = false;
       {
-        auto store = tt::SqliteHistoryStore::Open(path_);
+        auto store = tt::SqliteHistoryStore::OpenReadOnly(path_);
         for (const auto& [id, d] : tt::HistoryQueries(*store).Devices()) found.device_known |= d.Fingerprint() == self;
       }
       const tt::BestQuery query{w, path_, "", kernel_template};
@@ -91,7 +91,7 @@ class HistorySource final : public ConfigSource {
 std::shared_ptr<const ConfigSource> OpenHistory(const std::string& path) {
   HistorySource::Exists(path);
   try {
-    tt::SqliteHistoryStore::Open(path);  // refuses a file that is not a tensortune database
+    tt::SqliteHistoryStore::OpenReadOnly(path);  // refuses a file that is not a tensortune database
   } catch (const std::exception& e) {
     throw Error(ErrorCode::kDatabase, e.what());
   }

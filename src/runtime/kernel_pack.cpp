@@ -2,16 +2,21 @@
 // no database. A directory holding manifest.json and kernels/NN_<sketch>.cl; the manifest
 // carries a checksum over everything it says, and a hash of every source file, so that an
 // edited, truncated or incomplete pack is refused rather than run.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 
 #include "core/errors.h"
+#include "core/exit_on_signal.h"
 #include "runtime/runtime_internal.h"
 
 namespace tensortune {
@@ -59,12 +64,68 @@ Layout LayoutFromName(const std::string& name) {
   return tt::runtime::ToPublic(layout);
 }
 
-std::string ReadText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::invalid_argument("cannot read " + path.string());
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+// Bounds on what Load reads: far above what export-kernels writes (a manifest of a few hundred
+// KiB, kernels of tens), far below what would hurt.
+constexpr size_t kMaxManifestBytes = size_t{16} << 20;
+constexpr size_t kMaxSourceBytes = size_t{4} << 20;
+
+// `relative` inside the pack `directory`, read whole: a regular file no larger than `limit`
+// whose real path (links followed) stays inside the pack. A FIFO, a device, a link out of the
+// pack or a file too large is refused, never opened for reading or read until memory runs out.
+std::string ReadPackFile(const fs::path& directory, const std::string& relative, size_t limit) {
+  std::error_code ec;
+  const fs::path root = fs::canonical(directory, ec);
+  if (ec) throw std::invalid_argument("cannot read " + directory.string() + ": " + ec.message());
+  const fs::path real = fs::canonical(directory / relative, ec);
+  if (ec) throw std::invalid_argument("cannot read " + relative + ": " + ec.message());
+  const auto [end, unused] = std::mismatch(root.begin(), root.end(), real.begin(), real.end());
+  if (end != root.end() || real == root) throw std::invalid_argument(relative + " leads out of the pack");
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
+  const int fd = ::open(real.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) throw std::invalid_argument("cannot read " + relative + ": " + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) throw std::invalid_argument(relative + " is not a regular file");
+  if (static_cast<uint64_t>(st.st_size) > limit)
+    throw std::invalid_argument(relative + " is " + std::to_string(st.st_size) + " bytes, more than the " +
+                                std::to_string(limit) + " a pack's file may have");
+  std::string text(static_cast<size_t>(st.st_size), '\0');
+  size_t have = 0;
+  while (have < text.size()) {
+    const ssize_t n = ::read(fd, text.data() + have, text.size() - have);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw std::invalid_argument("cannot read " + relative + ": " + std::strerror(errno));
+    if (n == 0) break;  // shrank while read: the hash or the parser refuses it
+    have += static_cast<size_t>(n);
+  }
+  text.resize(have);
+  return text;
+}
+
+// Whether JSON text nests deeper than `limit` (strings skipped): the recursive parts of the
+// JSON library (dump, destruction) must not exhaust the stack on a hostile manifest.
+bool NestsDeeperThan(const std::string& text, int limit) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit) return true;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return false;
 }
 
 // Everything the manifest says but its checksum, canonically (sorted keys).
@@ -155,7 +216,7 @@ KernelSpec TaskFromJson(const Json& t, const fs::path& directory) {
   const std::string file = t.at("source_file").get<std::string>();
   if (file.empty() || fs::path(file).is_absolute() || file.find("..") != std::string::npos)
     throw std::invalid_argument("source file '" + file + "' is not inside the pack");
-  s.source = ReadText(directory / file);
+  s.source = ReadPackFile(directory, file, kMaxSourceBytes);
   if (tt::TextHash(s.source) != t.at("source_hash").get<std::string>())
     throw std::invalid_argument(file + " is not the source that was exported (its hash differs)");
   return s;
@@ -170,10 +231,17 @@ KernelPack KernelPack::Load(const std::string& directory) {
   };
   std::error_code ec;
   if (!fs::is_directory(directory, ec)) throw damaged("no such directory");
-  if (!fs::is_regular_file(manifest_path, ec)) throw damaged(std::string("no ") + kManifestName);
+  if (!fs::exists(manifest_path, ec)) throw damaged(std::string("no ") + kManifestName);
+  std::string manifest_text;
+  try {
+    manifest_text = ReadPackFile(directory, kManifestName, kMaxManifestBytes);
+  } catch (const std::exception& e) {
+    throw damaged(e.what());
+  }
+  if (NestsDeeperThan(manifest_text, 64)) throw damaged(std::string(kManifestName) + " nests too deep");
   Json manifest;
   try {
-    manifest = Json::parse(ReadText(manifest_path));
+    manifest = Json::parse(manifest_text);
   } catch (const std::exception& e) {
     throw damaged(std::string(kManifestName) + " is not valid JSON: " + e.what());
   }
@@ -223,14 +291,65 @@ using tensortune::Checksum;
 using tensortune::DeviceJson;
 using tensortune::TaskJson;
 
+namespace {
+
+// The temporary folder beside `target` for process `pid`: target's name, cut to stay within
+// NAME_MAX with the suffix, then ".partial-PID".
+fs::path PartialPath(const fs::path& target, pid_t pid) {
+  const std::string suffix = ".partial-" + std::to_string(pid);
+  std::string name = target.filename().string();
+  if (name.size() + suffix.size() > 255) name.resize(255 - suffix.size());
+  return target.parent_path() / (name + suffix);
+}
+
+// Removes what an export killed (SIGKILL, a crash) left beside `target`: its temporary folders
+// of processes that no longer exist.
+void RemoveStalePartials(const fs::path& target) {
+  std::error_code ec;
+  const fs::path parent = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+  const std::string prefix = PartialPath(target, 0).filename().string();
+  const std::string stem = prefix.substr(0, prefix.size() - 1);  // "NAME.partial-"
+  for (fs::directory_iterator it(parent, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() <= stem.size() || name.compare(0, stem.size(), stem) != 0) continue;
+    const std::string digits = name.substr(stem.size());
+    if (digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9) continue;
+    const auto pid = static_cast<pid_t>(std::stol(digits));
+    if (pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH) fs::remove_all(it->path(), ec);
+  }
+}
+
+// A failed write: the environment's fault (exit 3) when the disk is full or failing.
+[[noreturn]] void ThrowWriteError(const fs::path& path, int error) {
+  const std::string message = "cannot write " + path.string() + ": " + std::strerror(error);
+  if (error == ENOSPC || error == EDQUOT || error == EIO || error == EFBIG) throw EnvironmentError(message);
+  throw UserError(message);
+}
+
+void WriteFile(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  errno = 0;
+  out << text;
+  out.flush();
+  if (!out) ThrowWriteError(path, errno ? errno : EIO);
+  out.close();
+  if (!out) ThrowWriteError(path, errno ? errno : EIO);
+}
+
+}  // namespace
+
 void WritePack(const std::string& directory, const tensortune::DeviceDescription& device, const std::string& network,
                int64_t batch, const std::vector<PackTask>& tasks) {
   std::error_code ec;
   const fs::path target(directory);
   if (fs::exists(target, ec) && !(fs::is_directory(target, ec) && fs::is_empty(target, ec)))
     throw UserError("output directory " + directory + " exists and is not empty");
-  const fs::path partial = target.string() + ".partial-" + std::to_string(::getpid());
+  RemoveStalePartials(target);
+  const fs::path partial = PartialPath(target, ::getpid());
   fs::remove_all(partial, ec);
+  tt::RemovedOnSignal cleanup;  // a signal that ends the process removes the partial pack
+  cleanup.Add(partial.string());
+  cleanup.Add((partial / "kernels").string());
   if (!fs::create_directories(partial / "kernels", ec))
     throw UserError("cannot create " + partial.string() + ": " + ec.message());
   try {
@@ -239,18 +358,15 @@ void WritePack(const std::string& directory, const tensortune::DeviceDescription
       char prefix[32];
       std::snprintf(prefix, sizeof prefix, "%02zu_", i);
       const std::string file = "kernels/" + std::string(prefix) + tasks[i].spec.choice.kernel_template + ".cl";
-      std::ofstream out(partial / file, std::ios::binary);
-      out << tasks[i].spec.source;
-      if (!out.flush()) throw EnvironmentError("cannot write " + (partial / file).string());
+      cleanup.Add((partial / file).string());
+      WriteFile(partial / file, tasks[i].spec.source);
       list.push_back(TaskJson(tasks[i], file));
     }
     Json manifest = {{"format", kPackFormat}, {"version", kPackVersion},      {"network", network},
                      {"batch", batch},        {"device", DeviceJson(device)}, {"tasks", list}};
     manifest["checksum"] = Checksum(manifest);
-    std::ofstream out(partial / kManifestName, std::ios::binary);
-    out << manifest.dump(2) << "\n";
-    if (!out.flush()) throw EnvironmentError("cannot write " + (partial / kManifestName).string());
-    out.close();
+    cleanup.Add((partial / kManifestName).string());
+    WriteFile(partial / kManifestName, manifest.dump(2) + "\n");
     if (fs::exists(target, ec)) fs::remove(target, ec);  // an empty directory
     fs::rename(partial, target, ec);
     if (ec) throw EnvironmentError("cannot move " + partial.string() + " to " + directory + ": " + ec.message());

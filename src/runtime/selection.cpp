@@ -87,19 +87,39 @@ bool SameLaunches(const KernelSpec& a, const KernelSpec& b) {
   return true;
 }
 
-// A pack's kernel of one of this library's sketches (same source) must be what its config
-// gives: anything else was not written by export-kernels, and may compute something else.
-void CheckAgainstSketch(const KernelSpec& entry, const Workload& w, const DeviceInfo& device,
-                        const std::string& where) {
-  const KernelTemplate* kernel = FindTemplate(entry.choice.kernel_template);
-  if (!kernel || kernel->SourceHash() != TextHash(entry.source)) return;  // another version's sketch: as exported
-  const Checked own = Check(entry.choice, w, device);
-  if (own.spec && !SameLaunches(*own.spec, entry))
-    throw Error(ErrorCode::kDamagedPack, where + ": the kernel of " + entry.workload +
-                                             " does not match its config (build options, NDRange or arguments differ "
-                                             "from what " +
-                                             entry.choice.kernel_template + " gives for " + entry.choice.config_key +
-                                             ")");
+// A pack's kernel as this build launches it. A pack is code, and its manifest a claim: the
+// buffers, NDRange, build options and arguments come from the workload and this build's sketch
+// for the pack's config, and the claims must agree with them (anything else was not written by
+// export-kernels). The pack's source is taken only when it is this build's sketch, or when the
+// caller trusts the pack (`trust_source`). Throws kDamagedPack naming the difference; returns
+// nothing when the config is not valid on `device` (why in `why_not`), which for a pack of
+// another device is no damage.
+std::optional<KernelSpec> FromPack(const KernelSpec& entry, const Workload& w, const DeviceInfo& device,
+                                   const DeviceInfo& exported_for, const std::string& where, bool trust_source,
+                                   std::string& why_not) {
+  const std::string& sketch = entry.choice.kernel_template;
+  const auto damaged = [&](const std::string& why) {
+    return Error(ErrorCode::kDamagedPack, where + ": the kernel of " + entry.workload + " " + why);
+  };
+  const KernelTemplate* kernel = FindTemplate(sketch);
+  if (!kernel) throw damaged("is of sketch " + sketch + ", which this tensortune does not have");
+  if (kernel->SourceHash() != TextHash(entry.source) && !trust_source)
+    throw damaged("differs from this tensortune's sketch " + sketch +
+                  " (a pack is code: run a kernel source of another origin only when you trust it, with "
+                  "PrepareOptions::trust_pack_source or run-network --trust-pack-source)");
+  const Checked claimed = Check(entry.choice, w, exported_for);
+  if (!claimed.spec) throw damaged("has a config that is not valid where it was exported: " + claimed.why_not);
+  if (!SameLaunches(*claimed.spec, entry))
+    throw damaged("does not match its config (build options, NDRange or arguments differ from what " + sketch +
+                  " gives for " + entry.choice.config_key + ")");
+  Checked own = Check(entry.choice, w, device);
+  if (!own.spec) {
+    why_not = own.why_not;
+    return std::nullopt;
+  }
+  own.spec->source = entry.source;
+  own.spec->choice = entry.choice;
+  return std::move(own.spec);
 }
 
 }  // namespace
@@ -394,32 +414,30 @@ KernelSpec ChooseFromPack(const tensortune::Workload& workload, const tensortune
     passed = "its kernel is sketch " + entry->choice.kernel_template;
     entry = nullptr;
   }
-  if (entry) CheckAgainstSketch(*entry, w, ToDeviceInfo(pack.device()), where);
+  std::optional<KernelSpec> derived;
+  std::string invalid_here;
+  if (entry)
+    derived = FromPack(*entry, w, device, ToDeviceInfo(pack.device()), where, options.trust_pack_source, invalid_here);
   if (entry && same_device) {
     if (Rank(entry->choice.origin) > Rank(options.least_trusted))
       throw Error(ErrorCode::kMissingWorkload, where + " holds a " + tensortune::ToString(entry->choice.origin) +
                                                    " config for " + key + Refusal(options));
-    KernelSpec spec = *entry;
-    spec.choice.note = Describe(entry->choice) + " from " + where;
-    return spec;
+    if (!derived)
+      throw Error(ErrorCode::kDamagedPack, where + ": the config of " + key +
+                                               " is not valid on the device it was exported for: " + invalid_here);
+    derived->choice.note = Describe(entry->choice) + " from " + where;
+    return std::move(*derived);
   }
   if (entry) {  // another device's kernel: only when its config is valid here
-    const KernelTemplate* kernel = FindTemplate(entry->choice.kernel_template);
-    if (!kernel || kernel->SourceHash() != TextHash(entry->source))
-      throw Error(ErrorCode::kWrongDevice,
-                  exported_for + ", and its kernel for " + key + " (" + entry->choice.kernel_template +
-                      ") is not this tensortune's sketch, so it cannot be checked against '" + device.name + "'");
-    Choice choice = entry->choice;
-    choice.origin = Origin::kOtherDevice;
-    choice.source_device = pack.device().name;
-    Checked checked = Check(choice, w, device);
-    if (checked.spec) {
-      KernelSpec spec = *entry;  // as exported, relabelled
-      spec.choice = choice;
-      spec.choice.note = Describe(choice) + " from " + exported_for + "; its config is valid here";
-      return spec;
+    if (derived) {
+      Choice choice = entry->choice;
+      choice.origin = Origin::kOtherDevice;
+      choice.source_device = pack.device().name;
+      derived->choice = choice;
+      derived->choice.note = Describe(choice) + " from " + exported_for + "; its config is valid here";
+      return std::move(*derived);
     }
-    passed = "the pack's config is not valid here: " + checked.why_not;
+    passed = "the pack's config is not valid here: " + invalid_here;
   }
   // Not in the pack (or not usable here): adapt the most similar kernel of the operator.
   const Origin adapted_origin = same_device ? Origin::kSimilarWorkload : Origin::kOtherDevice;

@@ -24,11 +24,13 @@ InterruptGuard::InterruptGuard() {
   sigemptyset(&action.sa_mask);
   sigaction(SIGINT, &action, &old_int_);
   sigaction(SIGTERM, &action, &old_term_);
+  sigaction(SIGHUP, &action, &old_hup_);  // a closed terminal: the run ends as interrupted
 }
 
 InterruptGuard::~InterruptGuard() {
   sigaction(SIGINT, &old_int_, nullptr);
   sigaction(SIGTERM, &old_term_, nullptr);
+  sigaction(SIGHUP, &old_hup_, nullptr);
 }
 
 const std::atomic<bool>* InterruptGuard::flag() const { return &g_interrupted; }

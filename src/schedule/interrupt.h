@@ -1,5 +1,5 @@
 #pragma once
-// Ctrl-C and SIGTERM during a run: the first asks the run to stop (the config in flight is
+// Ctrl-C, SIGTERM and SIGHUP (a closed terminal) during a run: the first asks the run to stop (the config in flight is
 // abandoned, every finished one is kept); a second ends the process at once.
 #include <atomic>
 #include <csignal>
@@ -18,7 +18,7 @@ class InterruptGuard {
 
  private:
   struct sigaction old_int_ {
-  }, old_term_{};
+  }, old_term_{}, old_hup_{};
 };
 
 // The exit code of a run that was interrupted (128 + SIGINT, as shells report it).

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -178,6 +179,32 @@ TEST(HostileHistory, ReadersWorkOnAReadOnlyFileSystem) {
                                   " && mount -o remount,ro,bind " + history_dir.string() + " && " + command + "'",
                               out.path());
     EXPECT_EQ(r.exit_code, 0) << r.err;
+  }
+  EXPECT_EQ(ReadFile(db), bytes);
+  EXPECT_EQ(FilesIn(history_dir), std::set<std::string>{"recorded.db"});
+}
+
+// Before: both opened the history for writing and refused a read-only file system, although
+// they only read it.
+TEST(HostileHistory, ExportKernelsAndRunNetworkReadAHistoryOnAReadOnlyFileSystem) {
+  if (!PrivateMountsWork()) GTEST_SKIP() << "needs root and unshare -m for a read-only bind mount";
+  ScratchDir dir, out;
+  const fs::path history_dir = dir.path() / "ro";
+  fs::create_directory(history_dir);
+  double best = 0;
+  const std::string db = RecordSyntheticSpace(history_dir, 12, &best);
+  const std::string bytes = ReadFile(db);
+  const fs::path network = out.path() / "one.json";
+  std::ofstream(network) << R"({"name": "one", "layers": [{"op": "gemm", "shape": "16,16,16"}]})";
+  for (const std::string& command :
+       {kProgram + " export-kernels " + network.string() + " --db " + db + " --device recorded-cpu --out " +
+            (out.path() / "pack").string(),
+        kProgram + " run-network " + network.string() + " --db " + db + " --min-time 0 --min-runs 1"}) {
+    SCOPED_TRACE(command);
+    const auto r = RunProgram("unshare -m sh -c 'mount --bind " + history_dir.string() + " " + history_dir.string() +
+                                  " && mount -o remount,ro,bind " + history_dir.string() + " && " + command + "'",
+                              out.path());
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   }
   EXPECT_EQ(ReadFile(db), bytes);
   EXPECT_EQ(FilesIn(history_dir), std::set<std::string>{"recorded.db"});

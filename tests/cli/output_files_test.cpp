@@ -2,9 +2,15 @@
 // someone left at the temporary name, nothing left behind when they cannot, and a full disk
 // reported as the environment's failure (exit 3) with its reason.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <chrono>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 
@@ -128,7 +134,7 @@ TEST(OutputFiles, AFullDiskUnderOutIsAnEnvironmentErrorWithItsReason) {
   const std::string db = History(dir.path());
   const fs::path mount = dir.path() / "small";
   fs::create_directory(mount);
-  for (const std::string& format : {"csv", "json"}) {
+  for (const char* format : {"csv", "json"}) {
     const auto r = RunProgram("unshare -m sh -c 'mount -t tmpfs -o size=8k tmpfs " + mount.string() +
                                   " && (head -c 65536 /dev/zero > " + mount.string() + "/fill 2>/dev/null; true) && " +
                                   kProgram + " export --db " + db + " --format " + format + " --out " + mount.string() +
@@ -138,6 +144,104 @@ TEST(OutputFiles, AFullDiskUnderOutIsAnEnvironmentErrorWithItsReason) {
     EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;  // and `ls` saw nothing
   }
+}
+
+bool IsCharacterDevice(const fs::path& path) { return fs::is_character_file(fs::symlink_status(path)); }
+
+// Before: as root, `--out` on a device node renamed a regular file over it (so `--out
+// /dev/null` would have replaced the system's /dev/null). A copy of /dev/null made with mknod
+// in a scratch folder stands for it.
+TEST(OutputFiles, ADeviceNodeIsWrittenThroughNeverReplaced) {
+  ScratchDir dir;
+  const std::string db = History(dir.path());
+  const fs::path node = dir.path() / "null";
+  if (::mknod(node.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0)
+    GTEST_SKIP() << "mknod refused (" << std::strerror(errno) << "): needs root";
+  for (const std::string& command : Writers(db, node.string())) {
+    SCOPED_TRACE(command);
+    const auto r = RunProgram(command, dir.path());
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(IsCharacterDevice(node));
+    for (const auto& entry : fs::directory_iterator(dir.path()))
+      EXPECT_EQ(entry.path().filename().string().find(".partial-"), std::string::npos) << entry.path();
+  }
+}
+
+// Before: the FIFO was replaced by a regular file and its reader got nothing.
+TEST(OutputFiles, AFifoIsWrittenThroughToItsReader) {
+  ScratchDir dir;
+  const std::string db = History(dir.path());
+  const fs::path fifo = dir.path() / "fifo", got = dir.path() / "got.txt";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+  for (const std::string& command : Writers(db, fifo.string())) {
+    SCOPED_TRACE(command);
+    const auto r = RunProgram(
+        "sh -c 'cat " + fifo.string() + " > " + got.string() + " & " + command + "; code=$?; wait; exit $code'",
+        dir.path());
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(fs::is_fifo(fs::symlink_status(fifo)));
+    EXPECT_GT(fs::file_size(got), 100u);
+  }
+}
+
+// Before: `--out /dev/stdout` exited 0, printed nothing and made /dev/stdout a regular file.
+// The child's standard output is a pipe to `cat`, which writes the file the test reads.
+TEST(OutputFiles, StandardOutputByAnyNameIsWrittenThrough) {
+  ScratchDir dir;
+  const std::string db = History(dir.path());
+  const fs::path piped = dir.path() / "piped.txt";
+  const auto expected = RunProgram(kProgram + " export --db " + db + " --format csv", dir.path());
+  ASSERT_EQ(expected.exit_code, 0) << expected.err;
+  ASSERT_GT(expected.out.size(), 100u);
+  for (const char* out : {"-", "/dev/stdout", "/dev/fd/1"}) {
+    SCOPED_TRACE(out);
+    const auto r = RunProgram(
+        "sh -c '" + kProgram + " export --db " + db + " --format csv --out " + out + " | cat > " + piped.string() + "'",
+        dir.path());
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(ReadFile(piped), expected.out);
+    const auto report = RunProgram(
+        "sh -c '" + kProgram + " report --db " + db + " --out " + out + " | cat > " + piped.string() + "'", dir.path());
+    EXPECT_EQ(report.exit_code, 0) << report.err;
+    EXPECT_NE(ReadFile(piped).find("<!DOCTYPE html>"), std::string::npos);
+  }
+  EXPECT_TRUE(fs::is_symlink("/dev/stdout"));
+}
+
+// Before: the temporary ".NAME.partial-XXXXXX" passed NAME_MAX and the write failed.
+TEST(OutputFiles, ANameOfMaximalLengthWorks) {
+  ScratchDir dir;
+  const std::string db = History(dir.path());
+  for (const size_t length : {240u, 255u}) {
+    const fs::path out = dir.path() / std::string(length, 'r');
+    for (const std::string& command : Writers(db, out.string())) {
+      SCOPED_TRACE(command);
+      const auto r = RunProgram(command, dir.path());
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+      EXPECT_GT(fs::file_size(out), 100u);
+      fs::remove(out);
+    }
+  }
+}
+
+// Before: temporaries of killed writers (SIGKILL) stayed forever. A stale one (no writer holds
+// it, unchanged for a minute) is removed by the next write of the same target; a fresh one,
+// or one of another target, is left alone.
+TEST(OutputFiles, StaleTemporariesOfTheSameTargetAreRemoved) {
+  ScratchDir dir;
+  const std::string db = History(dir.path());
+  const fs::path stale = dir.path() / ".out.csv.partial-AbC123", fresh = dir.path() / ".out.csv.partial-XyZ789",
+                 other = dir.path() / ".other.csv.partial-AbC123";
+  for (const auto& path : {stale, fresh, other}) std::ofstream(path) << "half written";
+  const auto old = fs::file_time_type::clock::now() - std::chrono::hours(2);
+  fs::last_write_time(stale, old);
+  fs::last_write_time(other, old);
+  const auto r = RunProgram(
+      kProgram + " export --db " + db + " --format csv --out " + (dir.path() / "out.csv").string(), dir.path());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(stale));
+  EXPECT_TRUE(fs::exists(fresh));
+  EXPECT_TRUE(fs::exists(other));
 }
 
 }  // namespace

@@ -123,7 +123,13 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{"SeedNegative", "tune --op gemm --shape 8,8,8 --seed -1", "--seed: must be a whole number"},
         Refusal{"SeedPastSigned", "tune --op gemm --shape 8,8,8 --seed 9223372036854775808", "--seed: must be"},
         Refusal{"SeedHex", "sweep --op gemm --shape 8,8,8 --seed 0x10", "--seed: must be"},
-        Refusal{"NetworkSeedHuge", "tune-network alexnet --trials 2 --seed 18446744073709551616", "--seed: must be"}),
+        Refusal{"NetworkSeedHuge", "tune-network alexnet --trials 2 --seed 18446744073709551616", "--seed: must be"},
+        // Before: run-network saturated these and exited 0.
+        Refusal{"RunNetworkSeedNegative", "run-network alexnet --pack nowhere --seed -1", "--seed: must be"},
+        Refusal{"RunNetworkSeedHuge", "run-network alexnet --pack nowhere --seed 18446744073709551616",
+                "--seed: must be"},
+        Refusal{"RunNetworkSeedDigits", "run-network alexnet --pack nowhere --seed 12345678901234567890123",
+                "--seed: must be"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 // User text with line breaks once made errors of several lines; ExpectRefusal counts one.

@@ -242,6 +242,12 @@ def main():
     dangling = small_conv()
     dangling.graph.node[1].input[0] = "nowhere"
     save(dangling, out, "dangling_input.onnx", check=False)
+    zero_strides = small_conv()  # libonnx's Conv shape inference divides by the stride
+    next(a for a in zero_strides.graph.node[0].attribute if a.name == "strides").ints[:] = [0, 0]
+    save(zero_strides, out, "zero_strides.onnx", check=False)
+    zero_dilations = small_conv()
+    zero_dilations.graph.node[0].attribute.append(helper.make_attribute("dilations", [0, 0]))
+    save(zero_dilations, out, "zero_dilations.onnx", check=False)
 
 
 if __name__ == "__main__":

@@ -230,6 +230,9 @@ INSTANTIATE_TEST_SUITE_P(
             {},
             "input 'x' has no value for its dimension 2 ('height'): give every dimension with --input-shape x=1,3,"},
         BadModel{"ChannelsDoNotFit", Model("bad_channels.onnx"), {}, "node 'conv' (Conv): its weight 'conv.weight'"},
+        // Before: SIGFPE inside libonnx's shape inference.
+        BadModel{"ZeroStrides", Model("zero_strides.onnx"), {}, "node 'conv' (Conv): attribute strides holds 0"},
+        BadModel{"ZeroDilations", Model("zero_dilations.onnx"), {}, "node 'conv' (Conv): attribute dilations holds 0"},
         BadModel{"CutAfterItsGraph", Model("no_opset.onnx"), {}, "the model imports no opset: the file is truncated"},
         BadModel{"DanglingInput", Model("dangling_input.onnx"), {}, "node 'relu_1' (Relu): its input 'nowhere'"},
         BadModel{"UnknownInput", Model("dynamic_hw.onnx"), Shape("image", {1, 3, 8, 8}), "--input-shape names 'image'"},

@@ -153,6 +153,10 @@ struct KernelSpec {
 struct PrepareOptions {
   std::string kernel_template;              // only this sketch; empty: whichever was recorded best
   Origin least_trusted = Origin::kDefault;  // refuse (Error) a choice less trusted than this
+  // A kernel pack is code. By default only kernel sources that are this build's sketches are
+  // run from a pack (buffers and NDRange always come from the workload and the sketch);
+  // true also runs a pack's source that differs from its sketch: only for packs you trust.
+  bool trust_pack_source = false;
 };
 
 // Recorded configs for a workload, as a ConfigSource finds them.
