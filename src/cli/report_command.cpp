@@ -100,12 +100,14 @@ std::string Convergence(const ReportQueries& queries, const ReportTask& task) {
   return html;
 }
 
-std::string TaskSection(const ReportQueries& queries, const ReportTask& task) {
+// `open`: unfolded (a history without network runs and with few tasks has nothing else to show).
+std::string TaskSection(const ReportQueries& queries, const ReportTask& task, bool open) {
   return fmt::format(
-      "<details class=\"task\"><summary><b>{}</b> &middot; sketch <b>{}</b> on <b>{}</b>{}; {} trials in {} runs"
+      "<details class=\"task\"{}><summary><b>{}</b> &middot; sketch <b>{}</b> on <b>{}</b>{}; {} trials in {} runs"
       "</summary><p>best: {}</p><h3>Status of the trials</h3>{}<h3>Convergence</h3>{}</details>",
-      HtmlEscape(task.workload), HtmlEscape(task.sketch), HtmlEscape(task.device), task.imported ? " (imported)" : "",
-      task.trials, task.runs, BestText(queries, task), StatusMix(queries, task), Convergence(queries, task));
+      open ? " open" : "", HtmlEscape(task.workload), HtmlEscape(task.sketch), HtmlEscape(task.device),
+      task.imported ? " (imported)" : "", task.trials, task.runs, BestText(queries, task), StatusMix(queries, task),
+      Convergence(queries, task));
 }
 
 void Page(const ReportOptions& o, const std::string& db, const SqliteHistoryStore& store, std::ostream& html) {
@@ -132,7 +134,9 @@ void Page(const ReportOptions& o, const std::string& db, const SqliteHistoryStor
   if (!repeated.empty())
     html << "<section><h2>Tasks</h2><p>Each task (workload, sketch, device) folded: open one for its best "
             "configuration, the status of its trials and its convergence.</p>";
-  for (const ReportTask& task : repeated) html << TaskSection(queries, task);
+  constexpr size_t kTasksShownOpen = 3;
+  const bool open = network_runs.empty() && repeated.size() <= kTasksShownOpen;
+  for (const ReportTask& task : repeated) html << TaskSection(queries, task, open);
   if (!repeated.empty()) html << "</section>";
   // Tasks with one measurement per run (imported records, typically) make a table, not plots.
   if (!single.empty()) {
