@@ -110,10 +110,11 @@ std::string TaskSection(const ReportQueries& queries, const ReportTask& task, bo
       Convergence(queries, task));
 }
 
-void Page(const ReportOptions& o, const std::string& db, const SqliteHistoryStore& store, std::ostream& html) {
+// `counts`: the trials and tasks in the filter, at least one.
+void Page(const ReportOptions& o, const std::string& db, const SqliteHistoryStore& store,
+          std::pair<int64_t, int64_t> counts, std::ostream& html) {
   const ReportQueries queries(store, {o.workload, o.run, o.network_run});
-  const auto [trials, task_count] = queries.Count();
-  if (trials == 0) throw UserError("no trials in " + db + " match the report's filters");
+  const auto [trials, task_count] = counts;
   std::vector<ReportTask> repeated, single;
   queries.ForEachTask(true, [&](const ReportTask& task) { repeated.push_back(task); });
   queries.ForEachTask(false, [&](const ReportTask& task) { single.push_back(task); });
@@ -166,20 +167,18 @@ int RunReport(const ReportOptions& o, std::ostream& out) {
   std::vector<std::string> inputs{db};
   if (!options.compare.empty()) inputs.push_back(options.compare);
   CheckOutputPath(o.out, inputs);
-  if (o.peak_gflops || o.bandwidth_gbs) {  // the one write: stored for this and later reports
-    const auto store = SqliteHistoryStore::Open(db);
-    SetDevicePeak(*store, o.device, o.peak_gflops, o.bandwidth_gbs);
-  } else if (!o.device.empty()) {
+  if (!o.device.empty() && !o.peak_gflops && !o.bandwidth_gbs)
     throw UserError("report: --device names the device whose --peak-gflops or --bandwidth-gbs is given");
-  }
   const auto store = SqliteHistoryStore::OpenReadOnly(db);
   LimitPageCacheForReport(*store);
+  const auto counts = ReportQueries(*store, {o.workload, o.run, o.network_run}).Count();
+  if (counts.first == 0) throw UserError("no trials in " + db + " match the report's filters");
+  if (o.peak_gflops || o.bandwidth_gbs)  // the one write: stored for this and later reports
+    SetDevicePeak(*SqliteHistoryStore::Open(db), o.device, o.peak_gflops, o.bandwidth_gbs);
   WholeFile file(o.out);
-  Page(options, db, *store, file.stream());
+  Page(options, db, *store, counts, file.stream());
   file.Commit();
-  const ReportQueries queries(*store, {o.workload, o.run, o.network_run});
-  const auto [trials, tasks] = queries.Count();
-  out << fmt::format("{}: {} tasks, {} trials\n", o.out, tasks, trials);
+  out << fmt::format("{}: {} tasks, {} trials\n", o.out, counts.second, counts.first);
   return 0;
 }
 

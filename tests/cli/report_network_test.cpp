@@ -111,6 +111,10 @@ TEST(ReportNetwork, RefusesABadPeakAndAStrayDeviceWithNothingWritten) {
                  dir.path());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("no device named 'no-such-device'"), std::string::npos) << r.err;
+  // A report refused for its filters stores no peak either.
+  r = RunProgram(kProgram + " report --run 99 --db " + db.string() + " --out " + page.string() + " --peak-gflops 10",
+                 dir.path());
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_FALSE(std::filesystem::exists(page));
   EXPECT_EQ(Sql(db, "SELECT count(*) FROM device_peaks"), "0\n");
 }
