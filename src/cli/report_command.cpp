@@ -100,18 +100,21 @@ std::string Convergence(const ReportQueries& queries, const ReportTask& task) {
   return html;
 }
 
-std::string TaskSection(const ReportQueries& queries, const ReportTask& task) {
+// `open`: unfolded (a history without network runs and with few tasks has nothing else to show).
+std::string TaskSection(const ReportQueries& queries, const ReportTask& task, bool open) {
   return fmt::format(
-      "<details class=\"task\"><summary><b>{}</b> &middot; sketch <b>{}</b> on <b>{}</b>{}; {} trials in {} runs"
+      "<details class=\"task\"{}><summary><b>{}</b> &middot; sketch <b>{}</b> on <b>{}</b>{}; {} trials in {} runs"
       "</summary><p>best: {}</p><h3>Status of the trials</h3>{}<h3>Convergence</h3>{}</details>",
-      HtmlEscape(task.workload), HtmlEscape(task.sketch), HtmlEscape(task.device), task.imported ? " (imported)" : "",
-      task.trials, task.runs, BestText(queries, task), StatusMix(queries, task), Convergence(queries, task));
+      open ? " open" : "", HtmlEscape(task.workload), HtmlEscape(task.sketch), HtmlEscape(task.device),
+      task.imported ? " (imported)" : "", task.trials, task.runs, BestText(queries, task), StatusMix(queries, task),
+      Convergence(queries, task));
 }
 
-void Page(const ReportOptions& o, const std::string& db, const SqliteHistoryStore& store, std::ostream& html) {
+// `counts`: the trials and tasks in the filter, at least one.
+void Page(const ReportOptions& o, const std::string& db, const SqliteHistoryStore& store,
+          std::pair<int64_t, int64_t> counts, std::ostream& html) {
   const ReportQueries queries(store, {o.workload, o.run, o.network_run});
-  const auto [trials, task_count] = queries.Count();
-  if (trials == 0) throw UserError("no trials in " + db + " match the report's filters");
+  const auto [trials, task_count] = counts;
   std::vector<ReportTask> repeated, single;
   queries.ForEachTask(true, [&](const ReportTask& task) { repeated.push_back(task); });
   queries.ForEachTask(false, [&](const ReportTask& task) { single.push_back(task); });
@@ -132,7 +135,9 @@ void Page(const ReportOptions& o, const std::string& db, const SqliteHistoryStor
   if (!repeated.empty())
     html << "<section><h2>Tasks</h2><p>Each task (workload, sketch, device) folded: open one for its best "
             "configuration, the status of its trials and its convergence.</p>";
-  for (const ReportTask& task : repeated) html << TaskSection(queries, task);
+  constexpr size_t kTasksShownOpen = 3;
+  const bool open = network_runs.empty() && repeated.size() <= kTasksShownOpen;
+  for (const ReportTask& task : repeated) html << TaskSection(queries, task, open);
   if (!repeated.empty()) html << "</section>";
   // Tasks with one measurement per run (imported records, typically) make a table, not plots.
   if (!single.empty()) {
@@ -162,20 +167,18 @@ int RunReport(const ReportOptions& o, std::ostream& out) {
   std::vector<std::string> inputs{db};
   if (!options.compare.empty()) inputs.push_back(options.compare);
   CheckOutputPath(o.out, inputs);
-  if (o.peak_gflops || o.bandwidth_gbs) {  // the one write: stored for this and later reports
-    const auto store = SqliteHistoryStore::Open(db);
-    SetDevicePeak(*store, o.device, o.peak_gflops, o.bandwidth_gbs);
-  } else if (!o.device.empty()) {
+  if (!o.device.empty() && !o.peak_gflops && !o.bandwidth_gbs)
     throw UserError("report: --device names the device whose --peak-gflops or --bandwidth-gbs is given");
-  }
   const auto store = SqliteHistoryStore::OpenReadOnly(db);
   LimitPageCacheForReport(*store);
+  const auto counts = ReportQueries(*store, {o.workload, o.run, o.network_run}).Count();
+  if (counts.first == 0) throw UserError("no trials in " + db + " match the report's filters");
+  if (o.peak_gflops || o.bandwidth_gbs)  // the one write: stored for this and later reports
+    SetDevicePeak(*SqliteHistoryStore::Open(db), o.device, o.peak_gflops, o.bandwidth_gbs);
   WholeFile file(o.out);
-  Page(options, db, *store, file.stream());
+  Page(options, db, *store, counts, file.stream());
   file.Commit();
-  const ReportQueries queries(*store, {o.workload, o.run, o.network_run});
-  const auto [trials, tasks] = queries.Count();
-  out << fmt::format("{}: {} tasks, {} trials\n", o.out, tasks, trials);
+  out << fmt::format("{}: {} tasks, {} trials\n", o.out, counts.second, counts.first);
   return 0;
 }
 

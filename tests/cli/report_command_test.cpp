@@ -42,6 +42,8 @@ TEST(ReportCommand, WritesBestConfigStatusMixAndConvergencePlotPerTask) {
   EXPECT_EQ(Count(html, "<polyline"), 1u);
   EXPECT_EQ(Count(html, "class=\"point\""), 1u);
   EXPECT_NE(html.find("compute peak unknown"), std::string::npos);
+  // No network run and one task with a convergence: its section is open, not folded.
+  EXPECT_NE(html.find("<details class=\"task\" open>"), std::string::npos);
   EXPECT_NE(html.find("run 1 synthetic"), std::string::npos);
   EXPECT_NE(html.find(fmt::format("<b>{:.2f} GFLOPS</b>", best)), std::string::npos);
   EXPECT_NE(html.find("ok 12"), std::string::npos);

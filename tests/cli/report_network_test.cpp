@@ -78,6 +78,21 @@ TEST(ReportNetwork, PutsTheNetworkFirstWithLayersAnytimeCurveTimeSplitRooflineAn
                                 dir.path());
   EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
   EXPECT_NE(check.out.find("OK:"), std::string::npos) << check.out;
+
+  // The inline script sorts: a click on the layer table's "weight" puts head (weight 1) above
+  // proj (weight 2), listed first in the network.
+  std::string clicked = ReadFile(page);
+  clicked.replace(clicked.rfind("</body>"), 7,
+                  "<script>document.querySelectorAll('table.sortable th')[2].click();</script></body>");
+  std::ofstream(dir.path() / "clicked.html") << clicked;
+  const auto dom = RunProgram(
+      "chromium --headless --no-sandbox --disable-gpu --dump-dom file://" + (dir.path() / "clicked.html").string(),
+      dir.path());
+  ASSERT_EQ(dom.exit_code, 0) << dom.err;
+  const size_t table = dom.out.find("<table class=\"sortable\">");
+  ASSERT_NE(table, std::string::npos);
+  EXPECT_LT(dom.out.find("<tr><td>head</td>", table), dom.out.find("<tr><td>proj</td>", table));
+  EXPECT_LT(html.find("<tr><td>proj</td>"), html.find("<tr><td>head</td>"));  // as written: network order
 }
 
 TEST(ReportNetwork, ComparesTwoDatabasesSideBySide) {
@@ -111,6 +126,10 @@ TEST(ReportNetwork, RefusesABadPeakAndAStrayDeviceWithNothingWritten) {
                  dir.path());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("no device named 'no-such-device'"), std::string::npos) << r.err;
+  // A report refused for its filters stores no peak either.
+  r = RunProgram(kProgram + " report --run 99 --db " + db.string() + " --out " + page.string() + " --peak-gflops 10",
+                 dir.path());
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_FALSE(std::filesystem::exists(page));
   EXPECT_EQ(Sql(db, "SELECT count(*) FROM device_peaks"), "0\n");
 }
