@@ -166,6 +166,9 @@ CREATE TABLE network_tasks (
   default_time_s REAL,                        -- the untuned default config's time, once measured
   sketch TEXT,                                -- the sketch it settled on (its fastest), once known
   sketch_reason TEXT,                         -- why: the others' results, the priors that kept some untried
+  first_config TEXT,                          -- the first round's config, "template: config key"
+  first_source TEXT,                          -- where it came from: a similar workload, the device class
+  unmeasured INTEGER NOT NULL DEFAULT 0 CHECK (unmeasured IN (0, 1)),  -- 1: runs first_config, never measured
   PRIMARY KEY (network_run_id, task_index)
 );
 

@@ -212,6 +212,8 @@ int TensortuneMain(int argc, char** argv) {
   net_cmd->add_flag(
       "--warm-similar", net.tuning.warm_similar,
       "Start each tuner (other than auto) from similar workloads' records on this device, this run's included");
+  net_cmd->add_flag("--measure-default", net.tuning.measure_default,
+                    "Also measure each task's untuned template default (one trial per task), for the speed-up");
   net_cmd->add_flag("--json", net.json, "Print one JSON summary instead of text");
   net_cmd
       ->add_option("--progress", net.progress,

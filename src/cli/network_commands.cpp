@@ -36,6 +36,13 @@ std::vector<std::string> SketchNames(const Workload& workload) {
 
 std::string Ms(std::optional<double> seconds) { return seconds ? fmt::format("{:.3f}", *seconds * 1e3) : "-"; }
 
+// The estimated network latency after each round, as recorded (network_progress).
+nlohmann::json AnytimeJson(const std::vector<std::pair<int64_t, double>>& progress) {
+  nlohmann::json curve = nlohmann::json::array();
+  for (const auto& [trials, latency_s] : progress) curve.push_back({{"trials", trials}, {"latency_s", latency_s}});
+  return curve;
+}
+
 nlohmann::json ReportJson(const NetworkRunReport& r, const std::string& device) {
   nlohmann::json tasks = nlohmann::json::array();
   for (const auto& t : r.tasks) {
@@ -47,7 +54,12 @@ nlohmann::json ReportJson(const NetworkRunReport& r, const std::string& device) 
                            {"rounds", t.rounds},
                            {"started_warm", t.started_warm},
                            {"default_time_s", t.default_time_s ? nlohmann::json(*t.default_time_s) : nullptr},
+                           {"unmeasured", t.Unmeasured()},
+                           {"first", nullptr},
                            {"best", nullptr}};
+    if (t.first)
+      task["first"] = {
+          {"template", t.first->template_name}, {"config_key", t.first->config_key}, {"source", t.first->source}};
     if (const auto best = t.Best())
       task["best"] = {{"template", t.sketches[best->first].template_name},
                       {"config_key", best->second.config_key},
@@ -77,6 +89,7 @@ nlohmann::json ReportJson(const NetworkRunReport& r, const std::string& device) 
           {"default_latency_s", r.DefaultLatencyS()},
           {"tasks_at_default", r.TasksAtDefault()},
           {"tasks_unknown", r.TasksUnknown()},
+          {"tasks_unmeasured", r.TasksUnmeasured()},
           {"warm_tasks", r.WarmTasks()},
           {"interrupted", r.interrupted},
           {"exhausted", r.exhausted},
@@ -86,7 +99,10 @@ nlohmann::json ReportJson(const NetworkRunReport& r, const std::string& device) 
 std::string LatencyLine(const NetworkRunReport& r) {
   std::string line = fmt::format("latency {:.3f} ms", r.LatencyS() * 1e3);
   if (r.TasksAtDefault() > 0) line += fmt::format(" ({} at their default)", r.TasksAtDefault());
-  if (r.TasksUnknown() > 0) line += fmt::format(" ({} not measured yet, left out)", r.TasksUnknown());
+  if (r.TasksUnmeasured() > 0)
+    line += fmt::format(" ({} unmeasured: running transferred configs, left out)", r.TasksUnmeasured());
+  if (r.TasksUnknown() > r.TasksUnmeasured())
+    line += fmt::format(" ({} not measured yet, left out)", r.TasksUnknown() - r.TasksUnmeasured());
   return line;
 }
 
@@ -99,13 +115,23 @@ void PrintReport(std::ostream& out, const NetworkRunReport& r) {
     const auto best = t.Best();
     const std::string speedup =
         best && t.default_time_s ? fmt::format("{:.1f}x", *t.default_time_s / best->second.time_s) : "-";
-    out << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", i, Join(t.task.layers), t.task.weight,
-                       Ms(t.default_time_s), Ms(best ? std::optional(best->second.time_s) : std::nullopt), speedup,
-                       best ? t.sketches[best->first].template_name : "-", best ? best->second.config_key : "-");
+    const bool unmeasured = t.Unmeasured();  // runs its first config, transferred and never measured
+    out << fmt::format(
+        "| {} | {} | {} | {} | {} | {} | {} | {} |\n", i, Join(t.task.layers), t.task.weight, Ms(t.default_time_s),
+        unmeasured ? "unmeasured" : Ms(best ? std::optional(best->second.time_s) : std::nullopt), speedup,
+        best         ? t.sketches[best->first].template_name
+        : unmeasured ? t.first->template_name
+                     : "-",
+        best         ? best->second.config_key
+        : unmeasured ? t.first->config_key
+                     : "-");
   }
   out << "\nWhich sketch each task settled on, and why:\n";
   for (size_t i = 0; i < r.tasks.size(); ++i) {
     out << fmt::format("  {}. {}\n", i, r.tasks[i].sketch_choice);
+    if (const auto& first = r.tasks[i].first)
+      out << fmt::format("     first round: {}{}\n", first->source,
+                         r.tasks[i].Unmeasured() ? " (unmeasured: the budget ran out first)" : "");
     if (const auto best = r.tasks[i].Best(); best && !r.tasks[i].sketches[best->first].flow.empty())
       out << fmt::format("     its tuner: {}\n", r.tasks[i].sketches[best->first].flow);
   }
@@ -344,9 +370,9 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
       if (!network.untuned.empty())
         out << UntunedLine(network, model) << " (`tensortune tasks " << o.network << "` lists them)\n";
       out << fmt::format(
-          "{} of {} tasks have trials of their own in the history; each sketch's tuner starts at its "
-          "first round from those{}; a task with no successful trial yet counts at its untuned default "
-          "configuration (measured in the warm-up round)\n",
+          "{} of {} tasks have trials of their own in the history; the first round measures every other task's "
+          "best guess (the most similar measured workload's config, else its sketch's starting config for this "
+          "device), heaviest tasks first; each sketch's tuner then starts at its first round from those{}\n",
           r.WarmTasks(), r.tasks.size(),
           options.warm_similar ? " and from similar workloads' records on this device (this run's included)" : "");
     }
@@ -366,6 +392,8 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
   progress.Finish();
   if (o.json) {
     nlohmann::json j = ReportJson(report, measurer.device().name);
+    const auto runs = store->NetworkRuns(report.network_run_id);
+    j["anytime"] = AnytimeJson(runs.empty() ? std::vector<std::pair<int64_t, double>>{} : runs.front().progress);
     if (!network.untuned.empty()) {
       j["not_tuned"] = UntunedJson(network, model);
       j["tuned_share"] = model.Share(model.tuned) ? nlohmann::json(*model.Share(model.tuned)) : nullptr;

@@ -140,6 +140,17 @@ void SqliteHistoryStore::SetTaskSketch(int64_t network_run_id, int task_index, c
   });
 }
 
+void SqliteHistoryStore::SetFirstConfig(int64_t network_run_id, int task_index, const std::string& config,
+                                        const std::string& source, bool unmeasured) {
+  Translated(path_, [&] {
+    SQLite::Statement q(*db_,
+                        "UPDATE network_tasks SET first_config = ?, first_source = ?, unmeasured = ? "
+                        "WHERE network_run_id = ? AND task_index = ?");
+    SQLite::bind(q, config, source, unmeasured ? 1 : 0, network_run_id, task_index);
+    q.exec();
+  });
+}
+
 int64_t SqliteHistoryStore::NetworkTrialsUsed(int64_t network_run_id) const {
   return Translated(path_, [&] {
     SQLite::Statement q(

@@ -49,8 +49,10 @@ constexpr const char* kMergeStatements[] = {
     "main.network_runs m WHERE m.resume_key = n.resume_key AND m.started_at = n.started_at) ORDER BY n.id",
     "INSERT INTO merge_ids SELECT 'n', o.id, m.id FROM other.network_runs o "
     "JOIN main.network_runs m USING (resume_key, started_at)",
-    "INSERT INTO network_tasks (network_run_id, task_index, workload_id, weight, layers, default_time_s) "
-    "SELECT n.id, o.task_index, w.id, o.weight, o.layers, o.default_time_s FROM other.network_tasks o "
+    "INSERT INTO network_tasks (network_run_id, task_index, workload_id, weight, layers, default_time_s, "
+    "first_config, first_source, unmeasured) "
+    "SELECT n.id, o.task_index, w.id, o.weight, o.layers, o.default_time_s, o.first_config, o.first_source, "
+    "o.unmeasured FROM other.network_tasks o "
     "JOIN merge_ids n ON n.kind = 'n' AND n.other_id = o.network_run_id "
     "JOIN merge_ids w ON w.kind = 'w' AND w.other_id = o.workload_id WHERE true ON CONFLICT DO NOTHING",
     "INSERT INTO network_progress (network_run_id, trials, latency_s, recorded_at) "

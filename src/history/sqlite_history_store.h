@@ -187,6 +187,10 @@ class SqliteHistoryStore : public TrialHistory {
                                   const std::vector<NetworkTaskRow>& tasks);
   void SetDefaultTime(int64_t network_run_id, int task_index, double time_s);
   void SetTaskSketch(int64_t network_run_id, int task_index, const std::string& sketch, const std::string& reason);
+  // The config the first round gave the task, where it came from, and whether the task still has
+  // no measured config (it then runs that config unmeasured).
+  void SetFirstConfig(int64_t network_run_id, int task_index, const std::string& config, const std::string& source,
+                      bool unmeasured);
   int64_t NetworkTrialsUsed(int64_t network_run_id) const;  // trials of every run linked to it
   void RecordNetworkProgress(int64_t network_run_id, int64_t trials, double latency_s);
   void EndNetworkRun(int64_t network_run_id, std::string_view status, std::string_view error = {});

@@ -10,6 +10,7 @@
 #include "core/option_checks.h"
 #include "history/history_queries.h"
 #include "schedule/budget.h"
+#include "schedule/first_guess.h"
 #include "schedule/run_recorder.h"
 #include "schedule/sketch_prior.h"
 #include "schedule/sketch_selector.h"
@@ -20,7 +21,8 @@
 namespace tt {
 namespace {
 
-constexpr int kDefaultAttempts = 3;  // configs tried for a task's default before giving up on it
+constexpr int kDefaultAttempts = 3;        // configs tried for a task's default before giving up on it
+constexpr size_t kTransferredGuesses = 2;  // similar workloads' configs tried before the device-class start
 
 struct Sketch {
   const KernelTemplate* kernel = nullptr;
@@ -29,9 +31,10 @@ struct Sketch {
   TaskIds ids;
   std::unique_ptr<TuningTask> task;
   std::unique_ptr<RunRecorder> recorder;  // made when the sketch is first measured
-  // What its runs record as the tuner: "default" for the warm-up's untuned config, then the
-  // tuner's name ("auto-gga" where --tuner auto chose gga), so history tells them apart.
-  std::string tuner = "default";
+  // What its runs record as the tuner: "first-round" for the first round's guesses (and the
+  // untuned default with --measure-default), then the tuner's name ("auto-gga" where --tuner
+  // auto chose gga), so history tells them apart.
+  std::string tuner = "first-round";
   SketchState state;
 };
 
@@ -77,7 +80,7 @@ class NetworkRun {
 
   void Prepare(const Network& network, const DeviceInfo& device, const DeviceLimits& limits);
   void Start(const Network& network);
-  void WarmUp(Budget& budget);
+  void FirstRound(Budget& budget);
   void Search(Budget& budget, const NetworkProgress& progress);
   void End(std::string_view status, std::string_view error = {});
   NetworkRunReport& report() { return report_; }
@@ -88,7 +91,10 @@ class NetworkRun {
   size_t MostPromising(size_t task);  // the sketch whose default the warm-up measures
   std::string ExplainChoice(size_t task) const;
   RunRecorder& Recorder(Sketch& sketch);
+  std::optional<double> MeasureConfig(Sketch& sketch, const Config& config, Budget& budget);
   std::optional<double> MeasureDefault(Sketch& sketch, Budget& budget);
+  void GiveFirstConfig(size_t task, Budget& budget);
+  std::vector<size_t> HeaviestFirst() const;
   void StartTuner(size_t task, size_t sketch);
   [[noreturn]] void Broken(const std::string& error);
 
@@ -270,11 +276,26 @@ RunRecorder& NetworkRun::Recorder(Sketch& sketch) {
                          " is marked failed; its finished trials are recorded, and the same command continues it)");
 }
 
-// The untiled config of the task's first sketch (or, when that fails, a few random valid ones):
-// what the layer costs before any tuning. Read from the history when it was measured before.
+// The config's time: the history's when it was measured before, else measured and recorded
+// now; nullopt when it failed or was not measured (claimed by another process, stopped).
+std::optional<double> NetworkRun::MeasureConfig(Sketch& sketch, const Config& config, Budget& budget) {
+  const std::string key = sketch.task->space().Key(config);
+  for (const MeasuredConfig& m : store_.MeasuredConfigs(sketch.ids))
+    if (m.config_key == key) return m.status == MeasureStatus::kOk ? std::optional(m.time_s) : std::nullopt;
+  // The task's tuner starts after the first round: these trials are recorded, not learned from here.
+  const ClaimedBatch batch = ClaimMeasureRecord(*sketch.task, measurer_, &Recorder(sketch), {config}, interrupt_);
+  if (batch.claimed.empty()) return std::nullopt;  // another process has it
+  const MeasuredBatch& measured = batch.measured;
+  budget.Spend(static_cast<int64_t>(measured.results.size()));
+  if (measured.end == MeasuredBatch::End::kBrokenEnvironment) Broken(measured.error);
+  if (!measured.complete() || !measured.results.front().ok()) return std::nullopt;
+  return measured.results.front().time_s;
+}
+
+// The untiled config of the sketch (or, when that fails, a few random valid ones): what the
+// layer costs before any tuning. Read from the history when it was measured before.
 std::optional<double> NetworkRun::MeasureDefault(Sketch& sketch, Budget& budget) {
   const ConfigSpace& space = sketch.task->space();
-  std::vector<MeasuredConfig> history = store_.MeasuredConfigs(sketch.ids);
   Config config = UntiledConfig(space);
   for (int attempt = 0; attempt < kDefaultAttempts && !budget.Exhausted(); ++attempt) {
     if (attempt > 0 || !space.IsValid(config)) {
@@ -282,42 +303,82 @@ std::optional<double> NetworkRun::MeasureDefault(Sketch& sketch, Budget& budget)
       if (!valid) return std::nullopt;
       config = *valid;
     }
-    const std::string key = space.Key(config);
-    const auto known = std::find_if(history.begin(), history.end(), [&](const auto& m) { return m.config_key == key; });
-    if (known != history.end()) {
-      if (known->status == MeasureStatus::kOk) return known->time_s;
-      continue;
-    }
-    // The task's tuner starts after the warm-up: the default is recorded, not learned from here.
-    const ClaimedBatch batch = ClaimMeasureRecord(*sketch.task, measurer_, &Recorder(sketch), {config}, interrupt_);
-    if (batch.claimed.empty()) continue;  // another process has it
-    const MeasuredBatch& measured = batch.measured;
-    budget.Spend(static_cast<int64_t>(measured.results.size()));
-    if (measured.end == MeasuredBatch::End::kBrokenEnvironment) Broken(measured.error);
-    if (!measured.complete()) return std::nullopt;
-    if (measured.results.front().ok()) return measured.results.front().time_s;
+    if (const auto time_s = MeasureConfig(sketch, config, budget)) return time_s;
   }
   return std::nullopt;
 }
 
-void NetworkRun::WarmUp(Budget& budget) {
-  for (size_t i = 0; i < slots_.size() && !budget.Exhausted(); ++i) {
-    NetworkTaskReport& report = report_.tasks[i];
-    if (report.default_time_s) continue;
-    report.default_time_s = MeasureDefault(slots_[i].sketches[MostPromising(i)], budget);
-    if (report.default_time_s)
-      store_.SetDefaultTime(report_.network_run_id, static_cast<int>(i), *report.default_time_s);
+std::vector<size_t> NetworkRun::HeaviestFirst() const {
+  std::vector<size_t> order(slots_.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const auto work = [&](size_t i) { return slots_[i].scheduling.weight * slots_[i].scheduling.flops; };
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return work(a) > work(b); });
+  return order;
+}
+
+// The task's best guess, measured while the budget lasts: its own history's best when it has
+// one, else the configs of the most similar measured workloads (this run's earlier tasks
+// included), else its sketch's device-class starting config (first_guess.h). The first that
+// measures ok is the task's first config; without budget left the first guess is, unmeasured.
+void NetworkRun::GiveFirstConfig(size_t task, Budget& budget) {
+  NetworkTaskReport& report = report_.tasks[task];
+  if (const auto best = report.Best()) {
+    report.first = FirstConfig{report.sketches[best->first].template_name, best->second.config_key,
+                               "its own history (measured before this run)"};
+    return;
   }
-  // Each tuner starts at its sketch's first round (StartTuner); until then the schedulers see
-  // what the history holds, the warm-up's trials included.
-  for (size_t i = 0; i < slots_.size(); ++i) {
-    for (Sketch& sketch : slots_[i].sketches) {
-      sketch.task->NoteBest(HistoryBest(store_, sketch.ids));
-      if (sketch.recorder) sketch.recorder->End("finished");  // the warm-up's run
-      sketch.recorder.reset();
+  Sketch& sketch = slots_[task].sketches[MostPromising(task)];
+  const ConfigSpace& space = sketch.task->space();
+  const std::string name(sketch.kernel->name());
+  const std::vector<FirstGuess> guesses = FirstGuesses(store_, *sketch.kernel, sketch.ref, sketch.ids.device,
+                                                       sketch.task->workload(), space, device_, kTransferredGuesses);
+  if (guesses.empty()) return;
+  report.first = FirstConfig{name, space.Key(guesses.front().config), guesses.front().source};
+  for (const FirstGuess& guess : guesses) {
+    if (budget.Exhausted()) break;
+    if (MeasureConfig(sketch, guess.config, budget)) {
+      report.first = FirstConfig{name, space.Key(guess.config), guess.source};
+      break;
     }
+  }
+  sketch.task->NoteBest(HistoryBest(store_, sketch.ids));
+}
+
+// Every task gets one good config measured before any task gets a second round: its best
+// guess, heaviest tasks (weight x FLOPs) first, so that a budget smaller than the task count
+// is spent where it matters; the others are labelled unmeasured. The untuned default only
+// with --measure-default.
+void NetworkRun::FirstRound(Budget& budget) {
+  for (size_t i = 0; i < slots_.size(); ++i) {  // a resumed run, an earlier run of these workloads
+    for (Sketch& sketch : slots_[i].sketches) sketch.task->NoteBest(HistoryBest(store_, sketch.ids));
     Refresh(slots_[i], report_.tasks[i]);
   }
+  for (const size_t i : HeaviestFirst()) {
+    NetworkTaskReport& report = report_.tasks[i];
+    GiveFirstConfig(i, budget);
+    if (o_.measure_default && !report.default_time_s && !budget.Exhausted()) {
+      report.default_time_s = MeasureDefault(slots_[i].sketches[MostPromising(i)], budget);
+      if (report.default_time_s)
+        store_.SetDefaultTime(report_.network_run_id, static_cast<int>(i), *report.default_time_s);
+    }
+    Refresh(slots_[i], report_.tasks[i]);
+    // The first round counts as the task's first round for the schedulers.
+    if (slots_[i].scheduling.rounds() == 0 && std::isfinite(slots_[i].scheduling.best_time_s))
+      slots_[i].scheduling.best_after_round.push_back(slots_[i].scheduling.best_time_s);
+    if (report.first)
+      store_.SetFirstConfig(report_.network_run_id, static_cast<int>(i),
+                            report.first->template_name + ": " + report.first->config_key, report.first->source,
+                            report.Unmeasured());
+  }
+  // Each tuner starts at its sketch's first round (StartTuner), from everything recorded by then.
+  for (auto& slot : slots_)
+    for (Sketch& sketch : slot.sketches) {
+      if (sketch.recorder) sketch.recorder->End("finished");  // the first round's run
+      sketch.recorder.reset();
+    }
+  report_.trials_used = budget.used();
+  if (std::isfinite(report_.LatencyS()) && report_.LatencyS() > 0 && budget.used() > 0)
+    store_.RecordNetworkProgress(report_.network_run_id, budget.used(), report_.LatencyS());
 }
 
 // A sketch's tuner, made when the sketch is first given a round, so that it starts from
@@ -383,6 +444,10 @@ void NetworkRun::End(std::string_view status, std::string_view error) {
   for (size_t i = 0; i < slots_.size(); ++i) {
     NetworkTaskReport& report = report_.tasks[i];
     report.sketch_choice = ExplainChoice(i);
+    if (report.first)
+      store_.SetFirstConfig(report_.network_run_id, static_cast<int>(i),
+                            report.first->template_name + ": " + report.first->config_key, report.first->source,
+                            report.Unmeasured());
     if (const auto best = report.Best())
       store_.SetTaskSketch(report_.network_run_id, static_cast<int>(i), report.sketches[best->first].template_name,
                            report.sketch_choice);
@@ -430,6 +495,10 @@ int NetworkRunReport::TasksUnknown() const {
   return static_cast<int>(std::count_if(tasks.begin(), tasks.end(), [](const auto& t) { return !t.LatencyS(); }));
 }
 
+int NetworkRunReport::TasksUnmeasured() const {
+  return static_cast<int>(std::count_if(tasks.begin(), tasks.end(), [](const auto& t) { return t.Unmeasured(); }));
+}
+
 int NetworkRunReport::WarmTasks() const {
   return static_cast<int>(std::count_if(tasks.begin(), tasks.end(), [](const auto& t) { return t.started_warm; }));
 }
@@ -453,8 +522,7 @@ NetworkRunReport TuneNetwork(SqliteHistoryStore& store, Measurer& measurer, cons
   run.Start(network);
   Budget budget(o.trials, o.time_limit_s, interrupt, store.NetworkTrialsUsed(run.report().network_run_id));
   try {
-    run.WarmUp(budget);
-    run.report().trials_used = budget.used();
+    run.FirstRound(budget);
     if (progress) progress(run.report());
     run.Search(budget, progress);
   } catch (const std::exception& e) {

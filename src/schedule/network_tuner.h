@@ -36,6 +36,10 @@ struct NetworkTuneOptions {
   // run's finished rounds included). Off by default: one side-by-side ResNet-18 pair came out
   // better at one thread and worse at two (docs/results.md).
   bool warm_similar = false;
+  // Also measure each task's untuned template default (UntiledConfig), for default_time_s and
+  // the speed-up over it; off by default, since it spends one trial per task on a config
+  // nobody keeps.
+  bool measure_default = false;
   std::string command;  // recorded with the run
 
   // Throws UserError (naming the options as the command line spells them) for a count, a time
@@ -54,10 +58,19 @@ struct SketchReport {
   std::string prior_note;  // what the prior rests on
 };
 
+// The config the first round gave a task with nothing measured of its own (first_guess.h), or
+// its own history's best.
+struct FirstConfig {
+  std::string template_name;
+  std::string config_key;
+  std::string source;  // where it came from
+};
+
 struct NetworkTaskReport {
   NetworkTask task;
   double flops = 0;
-  std::optional<double> default_time_s;  // the untuned default config (see UntiledConfig)
+  std::optional<double> default_time_s;  // the untuned default config (see UntiledConfig), with --measure-default
+  std::optional<FirstConfig> first;
   std::vector<SketchReport> sketches;
   int64_t rounds = 0;
   bool started_warm = false;  // its history held trials before this run
@@ -67,6 +80,9 @@ struct NetworkTaskReport {
   std::optional<std::pair<size_t, TaskBest>> Best() const;
   // Its best time, else its default's; nullopt when neither is known.
   std::optional<double> LatencyS() const;
+  // No config of it was measured (a budget smaller than the task count): it runs `first`,
+  // transferred and unmeasured.
+  bool Unmeasured() const { return !Best() && first.has_value(); }
 };
 
 struct NetworkRunReport {
@@ -87,6 +103,7 @@ struct NetworkRunReport {
   double DefaultLatencyS() const;
   int TasksAtDefault() const;
   int TasksUnknown() const;
+  int TasksUnmeasured() const;
   int WarmTasks() const;
 };
 

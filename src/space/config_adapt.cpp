@@ -112,4 +112,21 @@ std::optional<AdaptedConfig> AdaptConfig(const ConfigSpace& space, const KnobVal
   return adapted;
 }
 
+std::optional<Config> NearestValidConfig(const ConfigSpace& space, const Config& config) {
+  if (space.IsValid(config)) return config;
+  for (size_t k = space.num_knobs(); k-- > 0;) {
+    const auto size = static_cast<int64_t>(space.knob(k).size());
+    const auto at = static_cast<int64_t>(config[k]);
+    for (int64_t step = 1; step < size; ++step) {
+      for (const int64_t index : {at - step, at + step}) {
+        if (index < 0 || index >= size) continue;
+        Config changed = config;
+        changed[k] = static_cast<uint32_t>(index);
+        if (space.IsValid(changed)) return changed;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace tt

@@ -35,4 +35,10 @@ struct AdaptedConfig {
 // (another template or knob schema).
 std::optional<AdaptedConfig> AdaptConfig(const ConfigSpace& space, const KnobValues& recorded);
 
+// A valid config one knob away from `config` (an adapted config the new shape rejects: a
+// work-group size with too few work-items, a tile past the extent): the knobs from the last
+// to the first, each knob's values nearest to the current one first. nullopt when no single
+// change makes it valid.
+std::optional<Config> NearestValidConfig(const ConfigSpace& space, const Config& config);
+
 }  // namespace tt

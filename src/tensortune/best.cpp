@@ -3,8 +3,7 @@
 #include "core/errors.h"
 #include "history/history_queries.h"
 #include "ops/kernel_template.h"
-#include "space/knob_schema.h"
-#include "warmstart/candidates.h"
+#include "warmstart/transfer.h"
 
 namespace tt {
 namespace {
@@ -45,23 +44,21 @@ std::optional<BestConfig> Exact(const HistoryQueries& queries, const Target& t, 
   return std::nullopt;
 }
 
-// The best-ranked record of a similar workload that adapts to a valid config; its metric too.
+// The best-ranked record of a similar workload that adapts to a valid config (the transfer
+// tune-network's first round uses); its metric too.
 std::optional<std::pair<BestConfig, double>> Fallback(const TrialHistory& history, const Target& t,
                                                       const ConfigSpace& space, const BestQuery& query) {
-  const std::string name(t.kernel->name());
-  const HistoryScope scope{history.TemplateVersions(name, KnobSchema(space), t.kernel->SourceHash()), t.device_id};
-  const CandidateSearch search = FindCandidates(history, scope, query.workload, TargetExtentsOf(space));
-  for (const RankedRecord& r : search.records) {
-    const auto adapted = AdaptConfig(space, r.values);
-    if (!adapted || adapted->why_invalid) continue;
-    BestConfig best = Describe(t, space, adapted->config, query);
-    best.gflops = r.gflops;
-    best.fallback = true;
-    best.match_score = r.match_score;
-    best.source_workload = r.workload.Key();
-    return std::pair{best, r.metric};
-  }
-  return std::nullopt;
+  const HistoryScope scope =
+      TransferScope(history, std::string(t.kernel->name()), space, t.kernel->SourceHash(), t.device_id);
+  const auto transferred = TransferConfigs(history, scope, query.workload, space, 1);
+  if (transferred.empty()) return std::nullopt;
+  const RankedRecord& r = transferred.front().source;
+  BestConfig best = Describe(t, space, transferred.front().config, query);
+  best.gflops = r.gflops;
+  best.fallback = true;
+  best.match_score = r.match_score;
+  best.source_workload = r.workload.Key();
+  return std::pair{best, r.metric};
 }
 
 }  // namespace

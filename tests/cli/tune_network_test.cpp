@@ -57,13 +57,19 @@ TEST(TasksCommand, ShowsResnet18ConvolutionTasksWithWeights) {
 TEST(TuneNetworkCommand, TunesAUserNetworkAndRecordsEveryTrial) {
   ScratchDir dir;
   const auto db = dir.path() / "h.db";
-  const auto r =
-      RunProgram(kProgram + " tune-network " + WriteTinyNetwork(dir.path()).string() +
-                     " --trials 12 --batch-size 4 --min-time 0.005 --tuner random --json --db " + db.string(),
-                 dir.path());
+  const auto r = RunProgram(
+      kProgram + " tune-network " + WriteTinyNetwork(dir.path()).string() +
+          " --trials 12 --batch-size 4 --min-time 0.005 --tuner random --measure-default --json --db " + db.string(),
+      dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto report = nlohmann::json::parse(r.out);
   EXPECT_EQ(report["trials_used"], 12);
+  EXPECT_EQ(report["tasks_unmeasured"], 0);
+  // The anytime curve: the estimate after the first round, then after every round.
+  ASSERT_GE(report["anytime"].size(), 2u);
+  EXPECT_EQ(report["anytime"].back()["trials"], 12);
+  EXPECT_DOUBLE_EQ(report["anytime"].back()["latency_s"].get<double>(), report["latency_s"].get<double>());
+  EXPECT_EQ(Sql(db, "SELECT count(*) FROM network_tasks WHERE default_time_s > 0 AND first_config IS NOT NULL"), "2\n");
   EXPECT_GT(report["latency_s"].get<double>(), 0);
   EXPECT_LE(report["latency_s"].get<double>(), report["default_latency_s"].get<double>());
   ASSERT_EQ(report["tasks"].size(), 2u);
@@ -81,6 +87,39 @@ TEST(TuneNetworkCommand, TunesAUserNetworkAndRecordsEveryTrial) {
   EXPECT_NE(html.find("<h2>tiny (batch 1) on "), std::string::npos);
   EXPECT_NE(html.find("estimated latency (ms)"), std::string::npos);
   EXPECT_NE(html.find("network run 1: scheduler ucb"), std::string::npos);
+}
+
+// One trial for two tasks: the heavier (proj, 2 x 32^3) is measured; the other runs the config
+// transferred from it, labelled unmeasured in the output and the database.
+TEST(TuneNetworkCommand, WithFewerTrialsThanTasksTheUnmeasuredTaskIsLabelled) {
+  ScratchDir dir;
+  const auto db = dir.path() / "h.db";
+  const std::string command = kProgram + " tune-network " + WriteTinyNetwork(dir.path()).string() +
+                              " --trials 1 --min-time 0.005 --db " + db.string();
+  const auto r = RunProgram(command + " --json", dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto report = nlohmann::json::parse(r.out);
+  EXPECT_EQ(report["trials_used"], 1);
+  EXPECT_EQ(report["tasks_unmeasured"], 1);
+  ASSERT_EQ(report["tasks"].size(), 2u);
+  EXPECT_EQ(report["tasks"][0]["unmeasured"], false);
+  EXPECT_EQ(report["tasks"][1]["unmeasured"], true);
+  EXPECT_TRUE(report["tasks"][1]["best"].is_null());
+  EXPECT_EQ(report["tasks"][1]["first"]["source"].get<std::string>().rfind("transferred from gemm:m=32,n=32,k=32", 0),
+            0u)
+      << report["tasks"][1]["first"];
+  EXPECT_TRUE(report["tasks"][0]["default_time_s"].is_null());  // not measured unless asked
+  EXPECT_EQ(Sql(db, "SELECT task_index, unmeasured FROM network_tasks ORDER BY task_index"), "0|0\n1|1\n");
+  EXPECT_EQ(Sql(db, "SELECT count(*) FROM network_tasks WHERE default_time_s IS NOT NULL"), "0\n");
+
+  // In text: the table and the estimate say so.
+  ScratchDir text_dir;
+  const auto text = RunProgram(kProgram + " tune-network " + WriteTinyNetwork(text_dir.path()).string() +
+                                   " --trials 1 --min-time 0.005 --db " + (text_dir.path() / "h.db").string(),
+                               text_dir.path());
+  ASSERT_EQ(text.exit_code, 0) << text.out << text.err;
+  EXPECT_NE(text.out.find("| 1 | head | 1 | - | unmeasured |"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("(1 unmeasured: running transferred configs, left out)"), std::string::npos) << text.out;
 }
 
 TEST(TuneNetworkCommand, MalformedUserNetworkIsRefusedNamingTheFieldWithNothingWritten) {

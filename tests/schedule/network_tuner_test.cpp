@@ -45,8 +45,9 @@ TEST(TuneNetwork, SpendsTheBudgetAcrossTasksAndRecordsTheRun) {
     const std::string db = dir.File("h.db");
     auto store = SqliteHistoryStore::Open(db);
     FakeMeasurer fake{testing::IndexGflops};
-    const auto report =
-        TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, Tiny(), Options(scheduler, 30), nullptr);
+    NetworkTuneOptions o = Options(scheduler, 30);
+    o.measure_default = true;  // the untuned defaults too, for DefaultLatencyS
+    const auto report = TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, Tiny(), o, nullptr);
     EXPECT_EQ(report.trials_used, 30) << scheduler;
     ASSERT_EQ(report.tasks.size(), 2u);
     EXPECT_EQ(report.tasks[0].task.weight, 3);  // a, a2 (same workload) and a's repeat
@@ -113,8 +114,8 @@ TEST(TuneNetwork, AutoTakesEachTasksHistoryFlow) {
   // Each sketch's run names the flow its tuner took.
   EXPECT_EQ(Count(dir.File("h.db"), "SELECT count(*) FROM runs WHERE tuner = 'auto-gga'"), 2);
   EXPECT_EQ(Count(dir.File("h.db"), "SELECT count(*) FROM runs WHERE tuner = 'auto'"), 0);
-  // The first run's warm-up measured the untuned defaults in runs of their own.
-  EXPECT_EQ(Count(dir.File("h.db"), "SELECT count(*) FROM runs WHERE tuner = 'default'"), 2);
+  // The first run's first round measured each task's first guess in runs of their own.
+  EXPECT_EQ(Count(dir.File("h.db"), "SELECT count(*) FROM runs WHERE tuner = 'first-round'"), 2);
   EXPECT_EQ(Count(dir.File("h.db"), "SELECT count(DISTINCT workload_id || config_key) FROM trials"), 32);
 }
 
@@ -127,10 +128,10 @@ TEST(TuneNetwork, ABrokenEnvironmentMarksTheRunFailedAndKeepsItsTrials) {
                EnvironmentError);
   EXPECT_EQ(Count(db, "SELECT count(*) FROM trials"), 9);
   EXPECT_EQ(Count(db, "SELECT count(*) FROM network_runs WHERE status = 'failed' AND error LIKE '%worker%'"), 1);
-  // The warm-up's runs ended before the break; the tuners' runs are failed.
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM runs WHERE tuner = 'default' AND status = 'finished'"), 2);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM runs WHERE tuner != 'default' AND status != 'failed'"), 0);
-  EXPECT_GT(Count(db, "SELECT count(*) FROM runs WHERE tuner != 'default'"), 0);
+  // The first round's runs ended before the break; the tuners' runs are failed.
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM runs WHERE tuner = 'first-round' AND status = 'finished'"), 2);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM runs WHERE tuner != 'first-round' AND status != 'failed'"), 0);
+  EXPECT_GT(Count(db, "SELECT count(*) FROM runs WHERE tuner != 'first-round'"), 0);
 }
 
 // Three convolutions on which one sketch is ten times faster than every other: once the first
@@ -161,7 +162,7 @@ TEST(TuneNetwork, ASketchThatNeverWinsStopsGettingTrialsAndEachTaskSaysWhy) {
     for (const auto& s : t.sketches) (s.template_name == "conv2d_oc_vec" ? winner : losers) += s.measured;
     EXPECT_EQ(t.sketch_choice.rfind("conv2d_oc_vec: fastest of", 0), 0u) << t.sketch_choice;
   }
-  // One first look at each losing sketch (4 configs each, on one task) and the warm-up's defaults;
+  // One first look at each losing sketch (4 configs each, on one task) and the first round's guesses;
   // a round for every sketch of every task would be 60.
   EXPECT_LE(losers, 24);
   EXPECT_GE(winner, 100 - 24);

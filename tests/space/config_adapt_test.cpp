@@ -87,6 +87,26 @@ TEST(AdaptConfig, ReportsConstraintsAndRefusesAnotherSchema) {
   EXPECT_EQ(space.Scalar(nearest->config, "unroll"), 64);
 }
 
+TEST(NearestValidConfig, ChangesOneKnobOfAnInvalidConfigAndKeepsAValidOne) {
+  const ConfigSpace space = GemmLike(64, 64, 16);
+  const auto too_wide =
+      AdaptConfig(space, *ParseConfigKey("tile_x=[1,1,16,4];tile_y=[1,1,16,4];tile_k=[1,4,4];unroll=64;local_a=1"));
+  ASSERT_TRUE(too_wide && too_wide->why_invalid);
+  const auto repaired = NearestValidConfig(space, too_wide->config);
+  ASSERT_TRUE(repaired);
+  EXPECT_TRUE(space.IsValid(*repaired));
+  int changed = 0;
+  for (size_t k = 0; k < space.num_knobs(); ++k) changed += (*repaired)[k] != too_wide->config[k];
+  EXPECT_EQ(changed, 1);
+  // The knobs after the tiles are kept; the tiles' work-group is what shrank.
+  EXPECT_EQ(space.Scalar(*repaired, "unroll"), 64);
+  EXPECT_EQ(space.Scalar(*repaired, "local_a"), 1);
+  EXPECT_LE(space.Value(*repaired, "tile_x")[2] * space.Value(*repaired, "tile_y")[2], 64);
+  const auto valid =
+      AdaptConfig(space, *ParseConfigKey("tile_x=[1,1,4,16];tile_y=[1,1,4,16];tile_k=[1,4,4];unroll=0;local_a=0"));
+  EXPECT_EQ(NearestValidConfig(space, valid->config), valid->config);
+}
+
 TEST(KnobSchema, DependsOnKnobsNotOnExtents) {
   EXPECT_EQ(KnobSchema(GemmLike(64, 64, 16)), KnobSchema(GemmLike(1024, 96, 7)));
   EXPECT_EQ(KnobSchema(GemmLike(64, 64, 16)).size(), 16u);

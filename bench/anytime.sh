@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# bench/anytime.sh: what a tuning budget buys, network by network. For every network, budget
+# and seed: tune-network with the defaults into a fresh database and a fresh POCL kernel cache
+# (POCL_CACHE_DIR), its anytime curve kept (tune-network --json: the estimated network latency
+# after each round), then the tuned network re-timed side by side with oneDNN by
+# bench/run_network_onednn.sh (run-network on the tuned kernels, oneDNN on the same layers, on
+# THREADS threads pinned to CPUS). Prints one table row per run and the medians over seeds, and
+# writes every run's JSON under OUT.
+#
+# Environment: NETWORKS ("resnet18 mobilenet_v1 vgg16"), BUDGETS ("24 48 96 200 400"), SEEDS
+# ("1 2 3"), OUT (bench-anytime-<date>), THREADS (1), CPUS (0), ROUNDS (3), MIN_TIME (1),
+# BUILD_DIR (build-bench), SKIP_BUILD=1 to use an existing build. Extra arguments go to every
+# tune-network (e.g. --tuner auto). Nothing else should run meanwhile: the figures are times.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+networks="${NETWORKS:-resnet18 mobilenet_v1 vgg16}"
+budgets="${BUDGETS:-24 48 96 200 400}"
+seeds="${SEEDS:-1 2 3}"
+out="${OUT:-bench-anytime-$(date -u +%Y%m%dT%H%M%SZ)}"
+build="${BUILD_DIR:-build-bench}"
+export BUILD_DIR="$build"
+for n in $networks $budgets $seeds; do
+  [[ "$n" =~ ^[A-Za-z0-9_.-]+$ ]] || { echo "anytime.sh: bad item '$n' in NETWORKS, BUDGETS or SEEDS" >&2; exit 2; }
+done
+for b in $budgets $seeds; do
+  [[ "$b" =~ ^[0-9]+$ && "$b" -gt 0 ]] || { echo "anytime.sh: '$b' is not a positive count" >&2; exit 2; }
+done
+
+if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
+  tools/install-deps.sh --bench >&2
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTENSORTUNE_TESTS=OFF -DTENSORTUNE_BENCH=ON >/dev/null
+  cmake --build "$build" --target tensortune tensortune-worker dnnl_conv dnnl_sgemm dnnl_network >&2
+fi
+[[ -x "$build/bin/tensortune" ]] || { echo "anytime.sh: $build/bin/tensortune is missing" >&2; exit 3; }
+mkdir -p "$out"
+commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+echo "bench/anytime.sh at commit $commit: networks '$networks', budgets '$budgets', seeds '$seeds'" | tee "$out/command.txt"
+
+for network in $networks; do
+  for budget in $budgets; do
+    for seed in $seeds; do
+      run="$out/$network-$budget-$seed"
+      rm -rf "$run"
+      mkdir -p "$run/pocl-cache"
+      echo "== $network, $budget trials, seed $seed" >&2
+      start=$(date +%s.%N)
+      POCL_CACHE_DIR="$run/pocl-cache" "$build/bin/tensortune" tune-network "$network" --trials "$budget" \
+        --seed "$seed" --db "$run/history.db" --json "$@" >"$run/tune.json"
+      python3 -c 'import sys; print(float(sys.argv[2]) - float(sys.argv[1]))' "$start" "$(date +%s.%N)" \
+        >"$run/tuning_s.txt"
+      POCL_CACHE_DIR="$run/pocl-cache" SKIP_BUILD=1 bench/run_network_onednn.sh "$network" "$run/history.db" \
+        >"$run/onednn.md"
+    done
+  done
+done
+
+python3 - "$out" "$networks" "$budgets" "$seeds" "$commit" <<'PY' | tee "$out/summary.md"
+import json, re, statistics, sys
+out, networks, budgets, seeds, commit = sys.argv[1], *(s.split() for s in sys.argv[2:5]), sys.argv[5]
+ratio = re.compile(r"tensortune at ([0-9.]+)x oneDNN's speed \(alone\), ([0-9.]+)x \(in sequence\)")
+print(f"| network | trials | seed | tuning s | estimated ms | unmeasured tasks | speed vs oneDNN alone "
+      f"| speed vs oneDNN in sequence |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|")
+medians = []
+for network in networks:
+    for budget in budgets:
+        alone_all, seq_all, tuning_all = [], [], []
+        for seed in seeds:
+            run = f"{out}/{network}-{budget}-{seed}"
+            tune = json.load(open(f"{run}/tune.json"))
+            tuning = float(open(f"{run}/tuning_s.txt").read())
+            m = ratio.search(open(f"{run}/onednn.md").read())
+            alone, seq = (float(m.group(1)), float(m.group(2))) if m else (float("nan"), float("nan"))
+            alone_all.append(alone); seq_all.append(seq); tuning_all.append(tuning)
+            print(f"| {network} | {budget} | {seed} | {tuning:.0f} | {tune['latency_s'] * 1e3:.2f} "
+                  f"| {tune['tasks_unmeasured']} | {alone:.2f}x | {seq:.2f}x |")
+        medians.append((network, budget, statistics.median(tuning_all), statistics.median(alone_all),
+                        statistics.median(seq_all)))
+print(f"\nMedians over seeds {' '.join(seeds)} (commit {commit}):\n")
+print("| network | trials | tuning s | speed vs oneDNN alone | speed vs oneDNN in sequence |")
+print("|---|---:|---:|---:|---:|")
+for network, budget, tuning, alone, seq in medians:
+    print(f"| {network} | {budget} | {tuning:.0f} | {alone:.2f}x | {seq:.2f}x |")
+PY

@@ -1,0 +1,199 @@
+#include "ops/starting_config.h"
+
+#include <algorithm>
+#include <map>
+
+#include "core/rng.h"
+#include "space/config_adapt.h"
+
+namespace tt {
+namespace {
+
+// Stands for the device's float vector width in a table below.
+constexpr int64_t kNativeWidth = -1;
+
+using Preferred = std::vector<std::pair<std::string, KnobValue>>;
+
+// Tiles that measured well on typical shapes (ResNet-18's and MobileNet's layers, 1024^3 GEMMs)
+// on a CPU device: register tiles of a few vectors per work-item, one or a few pixels rows,
+// no staging in local memory (which is ordinary memory on a CPU). Split factors are read
+// innermost first, each the largest divisor of what is left of the extent that does not pass
+// it (AdaptSplit), so they carry over to any shape.
+const std::map<std::string, Preferred, std::less<>>& CpuTable() {
+  static const std::map<std::string, Preferred, std::less<>> table{
+      {"conv2d_oc_vec",
+       {{"vec", {kNativeWidth}},
+        {"tile_oc", {2}},
+        {"tile_oh", {2}},
+        {"tile_ow", {4}},
+        {"work_group", {4}},
+        {"unroll_kw", {1}}}},
+      {"conv2d_oc_vec_nchwc",
+       {{"vec", {kNativeWidth}},
+        {"tile_oc", {2}},
+        {"tile_oh", {2}},
+        {"tile_ow", {4}},
+        {"work_group", {4}},
+        {"unroll_kw", {1}}}},
+      {"depthwise_conv2d_nchwc", {{"vec", {kNativeWidth}}, {"tile_oh", {2}}, {"tile_ow", {4}}, {"work_group", {4}}}},
+      {"conv2d_direct_vec",
+       {{"tile_f", {16, 1, 1, 4}},
+        {"tile_y", {1, 1, 28, 2}},
+        {"tile_x", {1, 1, 7, 8}},
+        {"tile_rc", {2, 32}},
+        {"tile_ry", {1, 3}},
+        {"tile_rx", {1, 3}},
+        {"auto_unroll_max_step", {512}},
+        {"unroll_explicit", {1}},
+        {"vec", {8}}}},
+      {"conv2d_direct_global",
+       {{"tile_f", {16, 1, 1, 4}},
+        {"tile_y", {1, 1, 28, 2}},
+        {"tile_x", {1, 1, 7, 4}},
+        {"tile_rc", {2, 32}},
+        {"tile_ry", {1, 3}},
+        {"tile_rx", {1, 3}},
+        {"auto_unroll_max_step", {512}},
+        {"unroll_explicit", {1}}}},
+      {"depthwise_conv2d_vec",
+       {{"tile_f", {16, 2, 1, 1}},
+        {"tile_y", {1, 2, 56, 1}},
+        {"tile_x", {7, 1, 1, 16}},
+        {"auto_unroll_max_step", {256}},
+        {"unroll_explicit", {1}},
+        {"vec", {8}}}},
+      {"gemm_tiled",
+       {{"tile_x", {8, 8, 16, 1}},
+        {"tile_y", {32, 4, 1, 8}},
+        {"tile_k", {2, 256, 2}},
+        {"auto_unroll_max_step", {64}},
+        {"vec", {8}}}},
+      {"batch_matmul_tiled",
+       {{"tile_x", {8, 8, 16, 1}},
+        {"tile_y", {32, 4, 1, 8}},
+        {"tile_k", {2, 256, 2}},
+        {"auto_unroll_max_step", {64}},
+        {"vec", {8}}}},
+      {"gemm_rows", {{"vec", {kNativeWidth}}, {"nv", {2}}, {"unroll_k", {4}}, {"work_group", {4}}}},
+      {"conv2d_implicit_gemm",
+       {{"tile_x", {1, 1, 4, 16}}, {"tile_y", {1, 1, 8, 4}}, {"tile_k", {1, 16, 1}}, {"auto_unroll_max_step", {64}}}},
+  };
+  return table;
+}
+
+// A GPU: work-groups of 64 to 256 work-items, each with a small register tile, operands staged
+// in on-chip local memory, AutoTVM's usual CUDA/OpenCL tiles.
+const std::map<std::string, Preferred, std::less<>>& GpuTable() {
+  static const std::map<std::string, Preferred, std::less<>> table{
+      {"gemm_tiled",
+       {{"tile_x", {1, 1, 16, 4}}, {"tile_y", {1, 1, 16, 4}}, {"tile_k", {1, 8, 1}}, {"auto_unroll_max_step", {512}}}},
+      {"batch_matmul_tiled",
+       {{"tile_x", {1, 1, 16, 4}}, {"tile_y", {1, 1, 16, 4}}, {"tile_k", {1, 8, 1}}, {"auto_unroll_max_step", {512}}}},
+      {"conv2d_implicit_gemm",
+       {{"tile_x", {1, 1, 16, 4}}, {"tile_y", {1, 1, 16, 4}}, {"tile_k", {1, 8, 1}}, {"auto_unroll_max_step", {512}}}},
+      {"conv2d_direct_local",
+       {{"tile_f", {1, 1, 8, 2}},
+        {"tile_y", {1, 1, 2, 1}},
+        {"tile_x", {1, 1, 8, 2}},
+        {"tile_rc", {1, 8}},
+        {"tile_ry", {1, 1}},
+        {"tile_rx", {1, 3}},
+        {"auto_unroll_max_step", {512}},
+        {"unroll_explicit", {1}}}},
+      {"conv2d_direct_global",
+       {{"tile_f", {1, 1, 8, 2}},
+        {"tile_y", {1, 1, 2, 1}},
+        {"tile_x", {1, 1, 8, 2}},
+        {"tile_rc", {1, 8}},
+        {"tile_ry", {1, 1}},
+        {"tile_rx", {1, 3}},
+        {"auto_unroll_max_step", {512}},
+        {"unroll_explicit", {1}}}},
+      {"conv2d_winograd",
+       {{"tile_y", {1, 1, 8, 2}}, {"tile_x", {1, 1, 8, 2}}, {"tile_rc", {1, 8}}, {"auto_unroll_max_step", {512}}}},
+      {"depthwise_conv2d_direct",
+       {{"tile_f", {1, 1, 8, 1}},
+        {"tile_y", {1, 1, 4, 1}},
+        {"tile_x", {1, 1, 8, 2}},
+        {"auto_unroll_max_step", {256}},
+        {"unroll_explicit", {1}}}},
+      {"gemm_rows", {{"vec", {kNativeWidth}}, {"nv", {1}}, {"unroll_k", {4}}, {"work_group", {64}}}},
+  };
+  return table;
+}
+
+bool IsCpu(const DeviceInfo& device) { return device.type == "cpu"; }
+
+// The widest float vector the device prefers: its native width (AVX-512: 16), else 16 on a CPU
+// (the knob then takes the widest it offers) and 4 elsewhere.
+int64_t NativeWidth(const DeviceInfo& device) {
+  if (device.native_float_width > 0) return std::clamp<int64_t>(device.native_float_width, 1, 16);
+  return IsCpu(device) ? 16 : 4;
+}
+
+// Knob rules that hold for every template: vectors as wide as the device's, a few work-items
+// per group on a CPU and many on a GPU, local-memory staging only where local memory is on-chip.
+Preferred GenericValues(const ConfigSpace& space, const DeviceInfo& device) {
+  Preferred values;
+  const bool cpu = IsCpu(device);
+  for (const Knob& knob : space.knobs()) {
+    const std::string& name = knob.name();
+    if (name == "vec") values.push_back({name, {kNativeWidth}});
+    if (name == "work_group") values.push_back({name, {cpu ? 4 : 64}});
+    if (name.rfind("local_", 0) == 0 && knob.kind() == KnobKind::kCategorical) values.push_back({name, {cpu ? 0 : 1}});
+    if (name == "pack_b") values.push_back({name, {0}});
+  }
+  return values;
+}
+
+void Set(KnobValues& values, const std::string& name, KnobValue value, int64_t width) {
+  for (int64_t& v : value)
+    if (v == kNativeWidth) v = width;
+  for (auto& [n, v] : values)
+    if (n == name) v = std::move(value);
+}
+
+}  // namespace
+
+std::optional<StartingConfig> DeviceStartingConfig(const KernelTemplate& kernel, const ConfigSpace& space,
+                                                   const DeviceInfo& device) {
+  const Config untiled = UntiledConfig(space);
+  KnobValues base;
+  for (size_t k = 0; k < space.num_knobs(); ++k)
+    base.emplace_back(space.knob(k).name(), space.knob(k).value(untiled[k]));
+  const int64_t width = NativeWidth(device);
+  Preferred preferred = GenericValues(space, device);
+  const auto& table = IsCpu(device) ? CpuTable() : GpuTable();
+  if (const auto it = table.find(kernel.name()); it != table.end())
+    preferred.insert(preferred.end(), it->second.begin(), it->second.end());
+  std::string note = std::string(IsCpu(device) ? "cpu" : "gpu") + " start (vector width " + std::to_string(width);
+  if (!table.count(kernel.name())) note += ", no tiles known for " + std::string(kernel.name());
+  note += ")";
+
+  // Every preferred value in; when the space rejects that, the preferred values one at a time,
+  // each kept where the config stays valid (from the untiled config, valid on most spaces).
+  const auto valid = [&](const KnobValues& values) -> std::optional<Config> {
+    const auto adapted = AdaptConfig(space, values);
+    if (adapted && !adapted->why_invalid) return adapted->config;
+    return std::nullopt;
+  };
+  KnobValues all = base;
+  for (const auto& [name, value] : preferred) Set(all, name, value, width);
+  if (auto config = valid(all)) return StartingConfig{*config, note};
+  KnobValues kept = base;
+  std::optional<Config> config = valid(kept);
+  for (const auto& [name, value] : preferred) {
+    KnobValues tried = kept;
+    Set(tried, name, value, width);
+    if (auto c = valid(tried)) {
+      kept = std::move(tried);
+      config = std::move(c);
+    }
+  }
+  if (config) return StartingConfig{*config, note + ", some values left out"};
+  Rng rng(1);
+  if (auto drawn = DrawValidConfig(space, rng)) return StartingConfig{*drawn, note + ", a random valid config"};
+  return std::nullopt;
+}
+
+}  // namespace tt

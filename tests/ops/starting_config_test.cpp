@@ -1,0 +1,72 @@
+// Every sketch has a valid starting config on a CPU and on a GPU, on small and odd shapes; on
+// a CPU it is vectorised as wide as the device and tiled, not the untiled default.
+#include "ops/starting_config.h"
+
+#include <gtest/gtest.h>
+
+namespace tt {
+namespace {
+
+DeviceInfo Device(const std::string& type, unsigned width) {
+  DeviceInfo d;
+  d.name = type;
+  d.type = type;
+  d.compute_units = 2;
+  d.native_float_width = width;
+  d.max_work_group_size = type == "cpu" ? 4096 : 1024;
+  d.local_mem_bytes = type == "cpu" ? 1 << 20 : 48 << 10;
+  return d;
+}
+
+DeviceLimits LimitsFor(const DeviceInfo& d) { return {d.max_work_group_size, d.local_mem_bytes, d.native_float_width}; }
+
+TEST(StartingConfig, EverySketchHasAValidOneOnEveryDeviceClass) {
+  const std::vector<Workload> workloads = {
+      ParseWorkload("gemm", "1,1000,512"),
+      ParseWorkload("gemm", "49,512,4608"),
+      ParseWorkload("gemm", "1021,517,300"),
+      ParseWorkload("batch_matmul", "4,64,64,32"),
+      ParseWorkload("conv2d", "n=1,ci=64,h=56,w=56,co=64,kh=3,kw=3,stride=1,pad=1"),
+      ParseWorkload("conv2d", "n=1,ci=3,h=224,w=224,co=64,kh=7,kw=7,stride=2,pad=3"),
+      ParseWorkload("conv2d", "n=1,ci=57,h=14,w=14,co=117,kh=1,kw=1,stride=1,pad=0"),
+      ParseWorkload("depthwise_conv2d", "n=1,c=32,h=112,w=112,kh=3,kw=3,stride=1,pad=1"),
+  };
+  for (const DeviceInfo& device : {Device("cpu", 16), Device("cpu", 8), Device("cpu", 0), Device("gpu", 1)}) {
+    for (const Workload& w : workloads) {
+      for (const KernelTemplate* kernel : ApplicableTemplates(w)) {
+        const ConfigSpace space = kernel->Space(w, LimitsFor(device));
+        const auto start = DeviceStartingConfig(*kernel, space, device);
+        ASSERT_TRUE(start) << kernel->name() << " " << w.Key();
+        EXPECT_TRUE(space.IsValid(start->config)) << kernel->name() << " " << w.Key() << " " << device.type;
+        EXPECT_FALSE(start->note.empty());
+      }
+    }
+  }
+}
+
+TEST(StartingConfig, OnACpuItIsAsWideAsTheDeviceAndTiled) {
+  const Workload conv = ParseWorkload("conv2d", "n=1,ci=128,h=28,w=28,co=128,kh=3,kw=3,stride=1,pad=1");
+  const DeviceInfo cpu = Device("cpu", 16);
+  const KernelTemplate& oc_vec = PickTemplate(conv, "conv2d_oc_vec");
+  const ConfigSpace space = oc_vec.Space(conv, LimitsFor(cpu));
+  const auto start = DeviceStartingConfig(oc_vec, space, cpu);
+  ASSERT_TRUE(start);
+  EXPECT_EQ(space.Scalar(start->config, "vec"), 16);
+  EXPECT_EQ(space.Scalar(start->config, "tile_oc"), 2);
+  EXPECT_NE(space.Key(start->config), space.Key(UntiledConfig(space)));
+  EXPECT_EQ(start->note, "cpu start (vector width 16)");
+
+  const DeviceInfo avx2 = Device("cpu", 8);
+  const ConfigSpace narrow = oc_vec.Space(conv, LimitsFor(avx2));
+  EXPECT_EQ(narrow.Scalar(DeviceStartingConfig(oc_vec, narrow, avx2)->config, "vec"), 8);
+
+  const Workload gemm = ParseWorkload("gemm", "256,256,256");
+  const KernelTemplate& tiled = PickTemplate(gemm, "gemm_tiled");
+  const ConfigSpace gemm_space = tiled.Space(gemm, LimitsFor(cpu));
+  const auto gemm_start = DeviceStartingConfig(tiled, gemm_space, cpu);
+  ASSERT_TRUE(gemm_start);
+  EXPECT_EQ(gemm_space.Value(gemm_start->config, "tile_y"), (KnobValue{8, 4, 1, 8}));
+}
+
+}  // namespace
+}  // namespace tt

@@ -1,0 +1,170 @@
+// tune-network's first round: every task gets its best guess measured (never the untuned
+// template default unless asked), heaviest tasks first; with fewer trials than tasks the rest
+// are labelled unmeasured, in the report and in network_tasks.
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <gtest/gtest.h>
+
+#include "schedule/network_tuner.h"
+#include "schedule/schedule_test_support.h"
+#include "space/config_adapt.h"
+
+namespace tt {
+namespace {
+
+using testing::CpuDevice;
+using testing::TempDir;
+
+// Three tasks of one operator, each with one sketch (more than 8 rows), heaviest last:
+// weight x FLOPs of 1x(16*16*16), 1x(32*16*16), 2x(64*32*16).
+const Network& Three() {
+  static const Network net = ParseNetwork(R"({"name": "three", "layers": [
+  {"name": "small", "op": "gemm", "shape": "{batch*16},16,16"},
+  {"name": "middle", "op": "gemm", "shape": "{batch*32},16,16"},
+  {"name": "big", "op": "gemm", "shape": "{batch*64},32,16", "repeat": 2}]})",
+                                          "three");
+  return net;
+}
+
+NetworkTuneOptions Options(int64_t trials) {
+  NetworkTuneOptions o;
+  o.trials = trials;
+  o.tuner = "random";
+  o.batch_size = 4;
+  o.command = "test";
+  return o;
+}
+
+std::vector<std::string> Column(const std::string& db, const std::string& sql) {
+  SQLite::Database d(db, SQLite::OPEN_READONLY);
+  SQLite::Statement q(d, sql);
+  std::vector<std::string> values;
+  while (q.executeStep()) values.push_back(q.getColumn(0).isNull() ? "NULL" : q.getColumn(0).getString());
+  return values;
+}
+
+// The untiled default config's key in the task's space.
+std::string UntiledKey(const Workload& workload) {
+  const KernelTemplate& kernel = PickTemplate(workload, "gemm_tiled");
+  const ConfigSpace space = kernel.Space(workload, testing::kLimits);
+  return space.Key(UntiledConfig(space));
+}
+
+TEST(FirstRound, EveryTaskRunsAMeasuredGuessNotItsUntunedDefault) {
+  for (const int64_t trials : {3, 4, 20}) {  // the task count, one more, several rounds
+    TempDir dir;
+    const std::string db = dir.File("h.db");
+    auto store = SqliteHistoryStore::Open(db);
+    FakeMeasurer fake{testing::IndexGflops};
+    const auto report = TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, Three(), Options(trials), nullptr);
+    ASSERT_EQ(report.tasks.size(), 3u);
+    EXPECT_EQ(report.TasksUnmeasured(), 0) << trials;
+    EXPECT_EQ(report.TasksUnknown(), 0) << trials;
+    for (const auto& t : report.tasks) {
+      ASSERT_TRUE(t.Best()) << trials;
+      ASSERT_TRUE(t.first) << trials;
+      EXPECT_FALSE(t.default_time_s) << "measured only with measure_default";
+      EXPECT_NE(t.first->config_key, UntiledKey(t.task.workload)) << trials;
+      EXPECT_FALSE(t.Unmeasured());
+    }
+    // The first round's trials (one per task here) are none of them an untiled default.
+    const auto first_round = Column(db,
+                                    "SELECT t.config_key FROM trials t JOIN runs r ON r.id = t.run_id "
+                                    "WHERE r.tuner = 'first-round'");
+    EXPECT_EQ(first_round.size(), 3u) << trials;
+    for (const auto& t : report.tasks)
+      EXPECT_EQ(std::count(first_round.begin(), first_round.end(), UntiledKey(t.task.workload)), 0);
+    EXPECT_EQ(Column(db, "SELECT count(*) FROM network_tasks WHERE unmeasured = 0 AND first_config IS NOT NULL"),
+              std::vector<std::string>{"3"});
+    EXPECT_EQ(Column(db, "SELECT count(*) FROM network_tasks WHERE default_time_s IS NOT NULL"),
+              std::vector<std::string>{"0"});
+    // The anytime curve starts after the first round.
+    EXPECT_EQ(Column(db, "SELECT min(trials) FROM network_progress"), std::vector<std::string>{"3"});
+  }
+}
+
+TEST(FirstRound, TheUntunedDefaultIsMeasuredOnlyWhenAsked) {
+  TempDir dir;
+  const std::string db = dir.File("h.db");
+  auto store = SqliteHistoryStore::Open(db);
+  FakeMeasurer fake{testing::IndexGflops};
+  NetworkTuneOptions o = Options(12);
+  o.measure_default = true;
+  const auto report = TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, Three(), o, nullptr);
+  for (const auto& t : report.tasks) {
+    EXPECT_TRUE(t.default_time_s);
+    EXPECT_TRUE(t.Best());
+  }
+  EXPECT_GT(report.DefaultLatencyS(), 0);
+  EXPECT_EQ(Column(db, "SELECT count(*) FROM network_tasks WHERE default_time_s > 0"), std::vector<std::string>{"3"});
+}
+
+TEST(FirstRound, WithFewerTrialsThanTasksTheHeaviestAreMeasuredAndTheOthersLabelled) {
+  TempDir dir;
+  const std::string db = dir.File("h.db");
+  auto store = SqliteHistoryStore::Open(db);
+  FakeMeasurer fake{testing::IndexGflops};
+  const auto report = TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, Three(), Options(2), nullptr);
+  ASSERT_EQ(report.tasks.size(), 3u);
+  EXPECT_EQ(report.trials_used, 2);
+  EXPECT_EQ(report.TasksUnmeasured(), 1);
+  // Tasks in network order: small, middle, big; big and middle are the heaviest two.
+  EXPECT_TRUE(report.tasks[0].Unmeasured());
+  EXPECT_FALSE(report.tasks[1].Unmeasured());
+  EXPECT_FALSE(report.tasks[2].Unmeasured());
+  ASSERT_TRUE(report.tasks[0].first);
+  EXPECT_FALSE(report.tasks[0].first->config_key.empty());
+  EXPECT_EQ(Column(db, "SELECT task_index FROM network_tasks WHERE unmeasured = 1"), std::vector<std::string>{"0"});
+  EXPECT_EQ(Column(db, "SELECT count(*) FROM network_tasks WHERE first_config IS NOT NULL"),
+            std::vector<std::string>{"3"});
+  // The unmeasured task's config is the transfer from the tasks measured before it.
+  EXPECT_EQ(report.tasks[0].first->source.rfind("transferred from gemm:", 0), 0u) << report.tasks[0].first->source;
+}
+
+TEST(FirstRound, AGuessComesFromTheMostSimilarMeasuredWorkload) {
+  TempDir dir;
+  const std::string db = dir.File("h.db");
+  auto store = SqliteHistoryStore::Open(db);
+  FakeMeasurer fake{testing::IndexGflops};
+  // Earlier history: a workload like the new one (m=64) and one unlike it.
+  const Network earlier = ParseNetwork(R"({"name": "earlier", "layers": [
+  {"name": "like", "op": "gemm", "shape": "64,32,16"},
+  {"name": "unlike", "op": "gemm", "shape": "12,48,80"}]})",
+                                       "earlier");
+  TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, earlier, Options(40), nullptr);
+  const Network next =
+      ParseNetwork(R"({"name": "next", "layers": [{"name": "new", "op": "gemm", "shape": "64,32,32"}]})", "next");
+  const auto report = TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, next, Options(1), nullptr);
+  ASSERT_EQ(report.tasks.size(), 1u);
+  ASSERT_TRUE(report.tasks[0].first);
+  const auto& first = *report.tasks[0].first;
+  EXPECT_EQ(first.source.rfind("transferred from gemm:m=64,n=32,k=16 ", 0), 0u) << first.source;
+  // It is one of that workload's recorded configs, adapted to the new shape.
+  const Workload like = ParseWorkload("gemm", "64,32,16");
+  const Workload target = ParseWorkload("gemm", "64,32,32");
+  const ConfigSpace space = PickTemplate(target, "gemm_tiled").Space(target, testing::kLimits);
+  bool found = false;
+  for (const auto& key : Column(db,
+                                "SELECT t.config_key FROM trials t JOIN workloads w ON w.id = t.workload_id "
+                                "WHERE w.key = '" +
+                                    like.Key() + "'")) {
+    const auto adapted = AdaptConfig(space, *ParseConfigKey(key));
+    if (adapted && space.Key(adapted->config) == first.config_key) found = true;
+  }
+  EXPECT_TRUE(found) << first.config_key;
+  EXPECT_TRUE(report.tasks[0].Best());  // and it was measured
+}
+
+TEST(FirstRound, WithNothingMeasuredATaskStartsFromItsDeviceClassConfig) {
+  TempDir dir;
+  auto store = SqliteHistoryStore::Open(dir.File("h.db"));
+  FakeMeasurer fake{testing::IndexGflops};
+  const Network one =
+      ParseNetwork(R"({"name": "one", "layers": [{"name": "g", "op": "gemm", "shape": "64,64,64"}]})", "one");
+  const auto report = TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, one, Options(1), nullptr);
+  ASSERT_TRUE(report.tasks[0].first);
+  EXPECT_EQ(report.tasks[0].first->source.rfind("cpu start", 0), 0u) << report.tasks[0].first->source;
+  EXPECT_NE(report.tasks[0].first->config_key, UntiledKey(report.tasks[0].task.workload));
+}
+
+}  // namespace
+}  // namespace tt
