@@ -85,6 +85,7 @@ WorkerSession::~WorkerSession() = default;
 
 MeasureResult WorkerSession::Handle(const WorkerRequest& request) {
   try {
+    if (!request.user_kernel.empty()) return user_kernels_.Handle(request);
     if (request.kind == WorkerRequest::Kind::kBuild) return BuildAhead(request);
     MeasureResult prepared = Prepare(request);
     if (!prepared.ok() || request.kind == WorkerRequest::Kind::kPrepare) return prepared;

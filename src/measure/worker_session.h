@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "core/measure_result.h"
+#include "measure/user_kernel_session.h"
 #include "measure/worker_protocol.h"
 #include "ocl/context.h"
 
@@ -30,6 +31,7 @@ class WorkerSession {
   size_t HeldBytes() const;
 
   ocl::Context context_;
+  UserKernelSession user_kernels_{context_};          // requests that name a user's kernel
   std::list<std::unique_ptr<Workspace>> workspaces_;  // most recently used first
   std::unique_ptr<Workspace> build_space_;            // a builder's buffers: sized, never filled or checked
 };
