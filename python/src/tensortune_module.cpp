@@ -1,0 +1,153 @@
+// tensortune._tensortune: the compiled half of the Python module (python/tensortune/ is the
+// other). Plain values in and out (JSON text, dicts, lists); the tuning runs with the GIL
+// released, and Ctrl-C stops it as on the command line, keeping what was measured.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <sstream>
+
+#include "cli/kernel_tune_command.h"
+#include "cli/tune_command.h"
+#include "core/errors.h"
+#include "history/sql_query.h"
+#include "measure/opencl_measurer.h"
+#include "ops/user_kernel_spec.h"
+#include "schedule/interrupt.h"
+
+namespace py = pybind11;
+
+namespace {
+
+template <typename T>
+T Get(const py::dict& d, const char* key, T fallback) {
+  return d.contains(key) && !d[key].is_none() ? d[key].cast<T>() : fallback;
+}
+
+py::dict TrialDict(const tt::KernelTrial& t) {
+  py::dict d;
+  d["indices"] = t.value_indices;
+  d["config_key"] = t.config_key;
+  d["status"] = std::string(tt::ToString(t.result.status));
+  d["time_s"] = t.result.time_s;
+  d["times_s"] = t.result.times_s;
+  d["compile_s"] = t.result.compile_s;
+  d["error"] = t.result.error;
+  d["run_id"] = t.run_id;
+  return d;
+}
+
+py::dict TuneKernel(const std::string& spec_json, const std::string& base_dir, const py::dict& o) {
+  const tt::UserKernelSpec spec = tt::ParseUserKernelSpec(spec_json, base_dir);
+  tt::KernelTuneOptions options;
+  options.db = Get<std::string>(o, "db", options.db);
+  options.device = Get<std::string>(o, "device", options.device);
+  options.worker_path = Get<std::string>(o, "worker", "");
+  options.timeout_s = Get<double>(o, "timeout", options.timeout_s);
+  options.builders = Get<int>(o, "builders", options.builders);
+  options.trials = Get<int64_t>(o, "trials", 0);
+  options.tuning.tuner = Get<std::string>(o, "tuner", options.tuning.tuner);
+  options.tuning.tuner_options = Get<std::map<std::string, std::string>>(o, "tuner_options", {});
+  options.tuning.seed = Get<uint64_t>(o, "seed", options.tuning.seed);
+  options.tuning.batch_size = Get<int64_t>(o, "batch_size", options.tuning.batch_size);
+  options.tuning.time_limit_s = Get<double>(o, "time_limit", 0);
+  options.tuning.command = Get<std::string>(o, "command", "python: tensortune.tune_kernel");
+  tt::KernelTuneOutcome r;
+  {
+    py::gil_scoped_release release;
+    tt::InterruptGuard guard;
+    r = tt::TuneUserKernel(spec, options, guard.flag());
+  }
+  py::dict out;
+  out["run_id"] = r.run_id;
+  py::dict device;
+  device["name"] = r.device.name;
+  device["platform"] = r.device.platform;
+  device["driver_version"] = r.device.driver_version;
+  device["type"] = r.device.type;
+  device["compute_units"] = r.device.compute_units;
+  device["max_work_group_size"] = r.device.max_work_group_size;
+  out["device"] = device;
+  out["workload"] = r.workload;
+  out["template_hash"] = r.template_hash;
+  out["measured"] = r.measured;
+  out["interrupted"] = r.interrupted;
+  out["exhausted"] = r.exhausted;
+  out["valid_configs"] = r.valid_configs;
+  py::list trials;
+  for (const tt::KernelTrial& t : r.trials) trials.append(TrialDict(t));
+  out["trials"] = trials;
+  return out;
+}
+
+py::object ToPython(const tt::SqlValue& v) {
+  if (std::holds_alternative<int64_t>(v)) return py::int_(std::get<int64_t>(v));
+  if (std::holds_alternative<double>(v)) return py::float_(std::get<double>(v));
+  if (std::holds_alternative<std::string>(v)) return py::str(std::get<std::string>(v));
+  return py::none();
+}
+
+// (columns, rows): rows as tuples, as sqlite3 gives them.
+py::tuple Sql(const std::string& db, const std::string& query) {
+  tt::SqlResult result;
+  {
+    py::gil_scoped_release release;
+    result = tt::RunSql(db, query, false);
+  }
+  py::list rows;
+  for (const auto& row : result.rows) {
+    py::tuple t(row.size());
+    for (size_t i = 0; i < row.size(); ++i) t[i] = ToPython(row[i]);
+    rows.append(std::move(t));
+  }
+  return py::make_tuple(result.columns, rows);
+}
+
+// `tensortune tune --op OP --shape SHAPE ... --json`: the summary as JSON text.
+std::string TuneOperator(const py::dict& o) {
+  tt::TuneOptions options;
+  options.op = Get<std::string>(o, "op", "");
+  options.shape = Get<std::string>(o, "shape", "");
+  options.kernel_template = Get<std::string>(o, "template", "");
+  options.db = Get<std::string>(o, "db", options.db);
+  options.device = Get<std::string>(o, "device", options.device);
+  options.timeout_s = Get<double>(o, "timeout", options.timeout_s);
+  options.builders = Get<int>(o, "builders", options.builders);
+  options.min_time_s = Get<double>(o, "min_time", options.min_time_s);
+  options.tuning.tuner = Get<std::string>(o, "tuner", options.tuning.tuner);
+  options.tuning.tuner_options = Get<std::map<std::string, std::string>>(o, "tuner_options", {});
+  options.tuning.trials = Get<int64_t>(o, "trials", options.tuning.trials);
+  options.tuning.seed = Get<uint64_t>(o, "seed", options.tuning.seed);
+  options.tuning.batch_size = Get<int64_t>(o, "batch_size", options.tuning.batch_size);
+  options.tuning.time_limit_s = Get<double>(o, "time_limit", 0);
+  options.tuning.command = "python: tensortune.tune";
+  options.json = true;
+  std::ostringstream out;
+  {
+    py::gil_scoped_release release;
+    tt::RunTune(options, out);
+  }
+  return out.str();
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_tensortune, m) {
+  m.doc() = "tensortune's engine (use the tensortune package, not this module)";
+  static py::exception<tt::UserError> user_error(m, "UserError", PyExc_ValueError);
+  static py::exception<tt::EnvironmentError> environment_error(m, "EnvironmentError", PyExc_RuntimeError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const tt::UserError& e) {
+      user_error(e.what());
+    } catch (const tt::EnvironmentError& e) {
+      environment_error(e.what());
+    }
+  });
+  m.def("tune_kernel", &TuneKernel, py::arg("spec_json"), py::arg("base_dir"), py::arg("options"),
+        "Tunes a user's kernel described by a spec (JSON text); returns the run and every trial of the task.");
+  m.def("sql", &Sql, py::arg("db"), py::arg("query"), "Runs one read-only SQL statement: (columns, rows).");
+  m.def("tune_operator", &TuneOperator, py::arg("options"),
+        "Tunes one operator workload like `tensortune tune --json`; returns the JSON summary.");
+  m.def("default_builders", &tt::DefaultBuilders);
+}

@@ -1,0 +1,107 @@
+"""tune_kernel on the default OpenCL device (POCL in CI) with a small space."""
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+import numpy
+
+import tensortune
+from tensortune import file_utils
+from support import VECTOR_ADD, Scratch
+
+
+def vector_add_args(size=1000):
+    a = numpy.arange(size, dtype=numpy.float32)
+    b = numpy.full(size, 2.0, dtype=numpy.float32)
+    c = numpy.zeros_like(a)
+    return [c, a, b, numpy.int32(size)], [a + b, None, None, None]
+
+
+class TuneKernelTest(unittest.TestCase):
+    def test_results_have_kernel_tuners_shape_and_wrong_configs_are_left_out(self):
+        with Scratch() as d:
+            db = os.path.join(d, "h.db")
+            args, answer = vector_add_args()
+            params = {"block_size_x": [32, 64, 128, 256]}
+            results, env = tensortune.tune_kernel("vector_add", VECTOR_ADD, 1000, args, params, answer=answer,
+                                                  db=db, cache=os.path.join(d, "cache"))
+            self.assertEqual(sorted(r["block_size_x"] for r in results), [32, 128, 256])  # 64 is wrong
+            for r in results:
+                self.assertEqual(len(r["times"]), 7)  # iterations
+                self.assertAlmostEqual(r["time"], sum(r["times"]) / 7)
+                self.assertGreater(r["time"], 0)
+            self.assertEqual(env["measured"], 4)
+            self.assertEqual(env["workload"], "kernel_tuner:p0=1000")
+            self.assertTrue(env["device_name"])
+            # Kernel Tuner's cache file: every recorded config, the wrong one as a failure.
+            cache = file_utils.read_cache(os.path.join(d, "cache.json"))
+            self.assertEqual(cache["tune_params_keys"], ["block_size_x"])
+            self.assertEqual(sorted(cache["cache"]), ["128", "256", "32", "64"])
+            self.assertEqual(cache["cache"]["64"]["time"], "RuntimeFailedConfig")
+            self.assertGreater(cache["cache"]["32"]["time"], 0)
+
+            # Again: resumes, measures nothing, returns the same configs from the history.
+            again, env2 = tensortune.tune_kernel("vector_add", VECTOR_ADD, 1000, args, params, answer=answer, db=db)
+            self.assertEqual(env2["measured"], 0)
+            self.assertEqual(sorted(r["block_size_x"] for r in again), [32, 128, 256])
+            self.assertEqual(env2["template_hash"], env["template_hash"])
+
+    def test_restrictions_strings_and_functions_strategy_and_budget(self):
+        with Scratch() as d:
+            db = os.path.join(d, "h.db")
+            args, answer = vector_add_args(500)
+            params = {"block_size_x": [16, 32, 128, 256], "unroll": [1, 2, 3]}
+            results, env = tensortune.tune_kernel(
+                "vector_add", VECTOR_ADD, 500, args, params, answer=answer, db=db,
+                restrictions=["block_size_x >= 32", lambda p: p["unroll"] != 3], strategy="random_sample",
+                strategy_options={"max_fevals": 4}, iterations=3)
+            self.assertEqual(env["valid_configs"], 6)
+            self.assertEqual(env["measured"], 4)
+            self.assertEqual(env["tuner"], "random")
+            for r in results:
+                self.assertGreaterEqual(r["block_size_x"], 32)
+                self.assertNotEqual(r["unroll"], 3)
+                self.assertEqual(len(r["times"]), 3)
+
+    def test_bad_input_is_a_value_error_and_writes_nothing(self):
+        with Scratch() as d:
+            db = os.path.join(d, "h.db")
+            args, _ = vector_add_args()
+            with self.assertRaisesRegex(ValueError, "not a tunable parameter"):
+                tensortune.tune_kernel("vector_add", VECTOR_ADD, 1000, args, {"block_size_x": [32]},
+                                       restrictions=["bsx > 1"], db=db)
+            with self.assertRaises(TypeError):
+                tensortune.tune_kernel("vector_add", VECTOR_ADD, 1000, [[1, 2]], {"block_size_x": [32]}, db=db)
+            self.assertFalse(os.path.exists(db))
+
+    def test_a_crashing_kernel_costs_one_trial(self):
+        crashing = VECTOR_ADD.replace("c[i] = a[i] + b[i];",
+                                      "if (block_size_x == 128) { ((__global float*)0)[i * 4096] = 1.0f; }"
+                                      " c[i] = a[i] + b[i];")
+        with Scratch() as d:
+            db = os.path.join(d, "h.db")
+            args, answer = vector_add_args()
+            results, env = tensortune.tune_kernel("vector_add", crashing, 1000, args,
+                                                  {"block_size_x": [32, 128, 256]}, answer=answer, db=db)
+            self.assertEqual(sorted(r["block_size_x"] for r in results), [32, 256])
+            statuses = tensortune.History(db).sql("SELECT config_key, status FROM trials ORDER BY config_key")
+            self.assertEqual({s["config_key"]: s["status"] for s in statuses}["block_size_x=128"], "runtime_error")
+
+
+class TuneOperatorTest(unittest.TestCase):
+    def test_tune_records_an_operators_trials(self):
+        with Scratch() as d:
+            db = os.path.join(d, "h.db")
+            summary = tensortune.tune("gemm", (48, 40, 24), tuner="random", trials=4, batch_size=2, min_time=0.01,
+                                      db=db)
+            self.assertEqual(summary["trials"], 4)
+            self.assertEqual(summary["workload"], "gemm:m=48,n=40,k=24")
+            self.assertEqual(len(tensortune.History(db).trials(op="gemm")), 4)
+            with self.assertRaisesRegex(ValueError, "unknown operator"):
+                tensortune.tune("nope", (1,), db=db)
+
+
+if __name__ == "__main__":
+    unittest.main()
