@@ -73,6 +73,7 @@ py::dict TuneKernel(const std::string& spec_json, const std::string& base_dir, c
   out["interrupted"] = r.interrupted;
   out["exhausted"] = r.exhausted;
   out["valid_configs"] = r.valid_configs;
+  out["warm_start"] = r.warm_start;
   py::list trials;
   for (const tt::KernelTrial& t : r.trials) trials.append(TrialDict(t));
   out["trials"] = trials;

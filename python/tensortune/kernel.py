@@ -32,6 +32,9 @@ STRATEGIES = {
     "firefly_algorithm": "opevo",
 }
 
+# tensortune's tuners (`tensortune tuners`), which `strategy` may also name.
+TENSORTUNE_TUNERS = ("auto", "random", "grid", "opevo", "ga", "xgb", "gbfs", "gga", "xgb-tl", "bo")
+
 _TYPES = {
     numpy.dtype("int8"): "int8", numpy.dtype("uint8"): "uint8", numpy.dtype("int16"): "int16",
     numpy.dtype("uint16"): "uint16", numpy.dtype("int32"): "int32", numpy.dtype("uint32"): "uint32",
@@ -217,6 +220,8 @@ def tune_kernel(kernel_name, kernel_source, problem_size, arguments, tune_params
     tune_params = {k: list(v) for k, v in tune_params.items()}
     strategy_options = dict(strategy_options or {})
     tuner = DEFAULT_TUNER if strategy is None else STRATEGIES.get(strategy)
+    if tuner is None and strategy in TENSORTUNE_TUNERS:
+        tuner = strategy  # tensortune's own tuner names work too ("auto": chosen from the history)
     note = ""
     if tuner is None:
         note = f"strategy {strategy!r} has no tensortune counterpart: the default tuner ({DEFAULT_TUNER}) ran"
@@ -295,7 +300,7 @@ def _results(run, kernel_name, problem_size, tune_params, iterations, compiler_o
            "compiler_options": compiler_options, "problem_size": problem_size, "kernel_name": kernel_name,
            "strategy": strategy, "tuner": tuner, "db": os.fspath(db), "run_id": run["run_id"],
            "measured": run["measured"], "trials_in_history": len(run["trials"]),
-           "valid_configs": run["valid_configs"], "exhausted": run["exhausted"],
+           "valid_configs": run["valid_configs"], "warm_start": run["warm_start"], "exhausted": run["exhausted"],
            "interrupted": run["interrupted"], "workload": run["workload"], "template_hash": run["template_hash"],
            "total_time_s": seconds}
     if note:

@@ -65,6 +65,17 @@ class TuneKernelTest(unittest.TestCase):
                 self.assertNotEqual(r["unroll"], 3)
                 self.assertEqual(len(r["times"]), 3)
 
+    def test_other_problem_sizes_warm_start_the_auto_tuner(self):
+        with Scratch() as d:
+            db = os.path.join(d, "h.db")
+            params = {"block_size_x": [32, 128, 256, 512]}
+            for size, fevals in ((1000, 4), (3000, 2)):
+                args, answer = vector_add_args(size)
+                results, env = tensortune.tune_kernel("vector_add", VECTOR_ADD, size, args, params, answer=answer,
+                                                      db=db, strategy="auto", strategy_options={"max_fevals": fevals})
+            self.assertEqual(env["measured"], 2)
+            self.assertIn("kernel_tuner:p0=1000", env["warm_start"])  # the nearest recorded problem size
+
     def test_bad_input_is_a_value_error_and_writes_nothing(self):
         with Scratch() as d:
             db = os.path.join(d, "h.db")

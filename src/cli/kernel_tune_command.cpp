@@ -115,6 +115,7 @@ KernelTuneOutcome TuneUserKernel(const UserKernelSpec& spec, const KernelTuneOpt
   };
   const TaskTuneReport report = TuneTask(*store, *measurer, task, ids, ref, options, interrupt, observe);
   outcome.run_id = report.run_id;
+  outcome.warm_start = report.warm_start;
   outcome.device = measurer->device();
   outcome.workload = workload.Key();
   outcome.template_hash = ref.source_hash;
@@ -173,6 +174,7 @@ int RunKernelTune(const std::string& spec_path, const KernelTuneOptions& o, bool
                         {"statuses", statuses},
                         {"exhausted", r.exhausted},
                         {"interrupted", r.interrupted}};
+    if (!r.warm_start.empty()) j["warm_start"] = r.warm_start;
     j["best"] = best ? nlohmann::json{{"config_key", best->config_key}, {"time_ms", mean_ms(best->result)}}
                      : nlohmann::json(nullptr);
     out << j.dump(2) << "\n";
@@ -181,6 +183,7 @@ int RunKernelTune(const std::string& spec_path, const KernelTuneOptions& o, bool
                        spec.kernel_name, r.workload, r.device.name, r.trials.size());
     for (const auto& [status, count] : statuses) out << fmt::format(", {} {}", count, status);
     out << "\n";
+    if (!r.warm_start.empty()) out << r.warm_start << "\n";
     if (r.exhausted) out << "the search space is exhausted: every valid configuration has been measured\n";
     if (r.interrupted) out << "interrupted: every finished batch is saved in " << o.db << "\n";
     if (best)

@@ -46,6 +46,7 @@ struct KernelTuneOutcome {
   bool interrupted = false;
   bool exhausted = false;
   int64_t valid_configs = -1;       // -1: too many to count
+  std::string warm_start;           // --tuner auto: the flow taken and why (other problem sizes' records)
   std::vector<KernelTrial> trials;  // every trial of this kernel, problem size and device, oldest first
 };
 
