@@ -6,7 +6,9 @@
 
 #include <sstream>
 
+#include "cli/best_command.h"
 #include "cli/kernel_tune_command.h"
+#include "cli/network_commands.h"
 #include "cli/tune_command.h"
 #include "core/errors.h"
 #include "history/sql_query.h"
@@ -130,6 +132,51 @@ std::string TuneOperator(const py::dict& o) {
   return out.str();
 }
 
+// `tensortune tune-network NETWORK ... --json`: the summary as JSON text.
+std::string TuneNetwork(const py::dict& o) {
+  tt::TuneNetworkOptions options;
+  options.network = Get<std::string>(o, "network", "");
+  options.input_shapes = Get<std::vector<std::string>>(o, "input_shapes", {});
+  options.db = Get<std::string>(o, "db", options.db);
+  options.device = Get<std::string>(o, "device", options.device);
+  options.timeout_s = Get<double>(o, "timeout", options.timeout_s);
+  options.builders = Get<int>(o, "builders", options.builders);
+  options.min_time_s = Get<double>(o, "min_time", options.min_time_s);
+  options.tuning.trials = Get<int64_t>(o, "trials", 0);
+  if (o.contains("batch") && !o["batch"].is_none()) {
+    options.tuning.batch = o["batch"].cast<int64_t>();
+    options.batch_given = true;
+  }
+  options.tuning.batch_size = Get<int64_t>(o, "batch_size", options.tuning.batch_size);
+  options.tuning.scheduler = Get<std::string>(o, "scheduler", options.tuning.scheduler);
+  options.tuning.tuner = Get<std::string>(o, "tuner", options.tuning.tuner);
+  options.tuning.tuner_options = Get<std::map<std::string, std::string>>(o, "tuner_options", {});
+  options.tuning.seed = Get<uint64_t>(o, "seed", options.tuning.seed);
+  options.tuning.time_limit_s = Get<double>(o, "time_limit", 0);
+  options.tuning.command = "python: tensortune.tune_network " + options.network;
+  options.json = true;
+  std::ostringstream out;
+  {
+    py::gil_scoped_release release;
+    tt::RunTuneNetwork(options, out);
+  }
+  return out.str();
+}
+
+// `tensortune best`: the JSON text, or None with the reason when the history has nothing usable.
+py::tuple Best(const py::dict& o) {
+  tt::BestOptions options;
+  options.op = Get<std::string>(o, "op", "");
+  options.shape = Get<std::string>(o, "shape", "");
+  options.kernel_template = Get<std::string>(o, "template", "");
+  options.db = Get<std::string>(o, "db", "history.db");
+  options.device = Get<std::string>(o, "device", "");
+  std::ostringstream out, err;
+  const int code = tt::RunBest(options, out, err);
+  if (code != 0) return py::make_tuple(py::none(), err.str());
+  return py::make_tuple(out.str(), "");
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_tensortune, m) {
@@ -150,5 +197,8 @@ PYBIND11_MODULE(_tensortune, m) {
   m.def("sql", &Sql, py::arg("db"), py::arg("query"), "Runs one read-only SQL statement: (columns, rows).");
   m.def("tune_operator", &TuneOperator, py::arg("options"),
         "Tunes one operator workload like `tensortune tune --json`; returns the JSON summary.");
+  m.def("tune_network", &TuneNetwork, py::arg("options"),
+        "Tunes a network like `tensortune tune-network --json`; returns the JSON summary.");
+  m.def("best", &Best, py::arg("options"), "The best recorded config like `tensortune best`: (json or None, why).");
   m.def("default_builders", &tt::DefaultBuilders);
 }

@@ -11,8 +11,8 @@ Three uses (docs/python.md):
 """
 from tensortune.kernel import tune_kernel, STRATEGIES
 from tensortune.history import History
-from tensortune.operators import tune
+from tensortune.operators import tune, tune_network, best
 from tensortune import file_utils
 
-__all__ = ["tune_kernel", "tune", "History", "file_utils", "STRATEGIES"]
+__all__ = ["tune_kernel", "tune", "tune_network", "best", "History", "file_utils", "STRATEGIES"]
 __version__ = "0.1.0"

@@ -110,8 +110,25 @@ class TuneOperatorTest(unittest.TestCase):
             self.assertEqual(summary["trials"], 4)
             self.assertEqual(summary["workload"], "gemm:m=48,n=40,k=24")
             self.assertEqual(len(tensortune.History(db).trials(op="gemm")), 4)
+            best = tensortune.best("gemm", (48, 40, 24), db=db)
+            self.assertEqual(best["config_key"], summary["best"]["config_key"])
+            conv = {"n": 1, "ci": 8, "h": 8, "w": 8, "co": 8, "kh": 3, "kw": 3, "stride": 1, "pad": 1}
+            self.assertIsNone(tensortune.best("conv2d", conv, db=db))  # nothing recorded for conv2d
             with self.assertRaisesRegex(ValueError, "unknown operator"):
                 tensortune.tune("nope", (1,), db=db)
+
+    def test_tune_network_spends_one_budget_over_the_layers(self):
+        with Scratch() as d:
+            network = os.path.join(d, "tiny.json")
+            with open(network, "w") as f:
+                json.dump({"name": "tiny", "layers": [{"name": "fc1", "op": "gemm", "shape": "16,32,16"},
+                                                      {"name": "fc2", "op": "gemm", "shape": "16,16,32"}]}, f)
+            db = os.path.join(d, "h.db")
+            summary = tensortune.tune_network(network, trials=6, device="fake", db=db)
+            self.assertEqual(summary["trials_used"], 6)
+            self.assertEqual(len(summary["tasks"]), 2)
+            self.assertEqual(len(tensortune.History(db).trials()), 6)
+            self.assertIsNotNone(tensortune.best("gemm", (16, 32, 16), db=db))
 
 
 if __name__ == "__main__":
