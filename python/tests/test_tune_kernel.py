@@ -100,6 +100,27 @@ class TuneKernelTest(unittest.TestCase):
             statuses = tensortune.History(db).sql("SELECT config_key, status FROM trials ORDER BY config_key")
             self.assertEqual({s["config_key"]: s["status"] for s in statuses}["block_size_x=128"], "runtime_error")
 
+    def test_a_hanging_kernel_costs_one_trial(self):
+        hanging = """
+        __kernel void fill(__global float *c, int n) {
+            volatile __global float *v = c;
+            if (block_size_x == 32) { while (v[n] == 0.0f) { } }   /* c[n] stays 0: hangs */
+            int i = get_global_id(0);
+            if (i < n) c[i] = 1.0f;
+        }"""
+        with Scratch() as d:
+            db = os.path.join(d, "h.db")
+            c = numpy.zeros(257, dtype=numpy.float32)
+            answer = numpy.ones(257, dtype=numpy.float32)
+            answer[256] = 0
+            results, env = tensortune.tune_kernel("fill", hanging, 256, [c, numpy.int32(256)],
+                                                  {"block_size_x": [16, 32, 64]}, answer=[answer, None],
+                                                  db=db, timeout=10)
+            self.assertEqual(sorted(r["block_size_x"] for r in results), [16, 64])
+            self.assertEqual(env["measured"], 3)
+            status = tensortune.History(db).sql("SELECT status FROM trials WHERE config_key = 'block_size_x=32'")
+            self.assertEqual(status, [{"status": "timeout"}])
+
 
 class TuneOperatorTest(unittest.TestCase):
     def test_tune_records_an_operators_trials(self):

@@ -38,8 +38,8 @@ MeasureResult WithCompileTime(MeasureResult result, double compile_s) {
 
 UserKernelSession::~UserKernelSession() = default;
 
-void UserKernelSession::Load(const std::string& staged_path) {
-  if (loaded_ == staged_path) return;
+void UserKernelSession::Load(const std::string& staged_path, bool with_data) {
+  if (loaded_ == staged_path && (loaded_data_ || !with_data)) return;
   loaded_.clear();
   args_.clear();
   std::ifstream in(staged_path, std::ios::binary);
@@ -53,16 +53,18 @@ void UserKernelSession::Load(const std::string& staged_path) {
     arg->spec = &a;
     if (a.scalar) {
       arg->scalar = ScalarBytes(a);
-    } else {
+    } else if (with_data) {
       arg->initial = Padded(ArgumentBytes(a, a.data, kArgumentSeed + i));
       if (a.answer) arg->answer = Padded(ArgumentBytes(a, *a.answer, kArgumentSeed + 1000 + i));
       arg->buffer = context_.CreateBuffer(arg->initial.size());
       arg->read_back.resize(arg->initial.size());
+    } else {
+      arg->buffer = context_.CreateBuffer(FloatsFor(a.elements * a.element_bytes));
     }
     args_.push_back(std::move(arg));
   }
   // No answer given: the reference config's outputs are the answer (every array it leaves).
-  if (!spec_.HasAnswer() && !spec_.reference_options.empty()) {
+  if (with_data && !spec_.HasAnswer() && !spec_.reference_options.empty()) {
     const ocl::BuildResult build = context_.Build(spec_.source, spec_.reference_options);
     if (!build.ok()) throw std::runtime_error("the reference config does not compile:\n" + build.log.substr(0, 4000));
     ocl::Kernel kernel = build.program->CreateKernel(spec_.kernel_name);
@@ -76,6 +78,7 @@ void UserKernelSession::Load(const std::string& staged_path) {
     }
   }
   loaded_ = staged_path;
+  loaded_data_ = with_data;
 }
 
 void UserKernelSession::Bind(ocl::Kernel& kernel) {
@@ -115,7 +118,7 @@ std::optional<std::string> UserKernelSession::FindMismatch() {
 }
 
 MeasureResult UserKernelSession::Handle(const WorkerRequest& request) {
-  Load(request.user_kernel);
+  Load(request.user_kernel, request.kind != WorkerRequest::Kind::kBuild);
   if (request.kind == WorkerRequest::Kind::kPrepare) return {};
   const auto start = std::chrono::steady_clock::now();
   const ocl::BuildResult build = context_.Build(spec_.source, request.build_options);

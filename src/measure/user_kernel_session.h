@@ -30,7 +30,9 @@ class UserKernelSession {
     std::optional<ocl::FloatBuffer> buffer;
     std::vector<float> read_back;
   };
-  void Load(const std::string& staged_path);
+  // With `with_data`, the arguments' contents and answers too; without (a builder's), only
+  // buffers of the right sizes, whose contents do not matter.
+  void Load(const std::string& staged_path, bool with_data);
   void Bind(ocl::Kernel& kernel);
   void ResetArrays();
   // Checks every array with an answer; the first element off by more than atol + 1e-5 |answer|.
@@ -38,6 +40,7 @@ class UserKernelSession {
 
   const ocl::Context& context_;
   std::string loaded_;
+  bool loaded_data_ = false;
   UserKernelSpec spec_;
   std::vector<std::unique_ptr<Argument>> args_;
 };
