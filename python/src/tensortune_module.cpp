@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "cli/best_command.h"
+#include "cli/export_command.h"
+#include "cli/import_command.h"
 #include "cli/kernel_tune_command.h"
 #include "cli/network_commands.h"
 #include "cli/tune_command.h"
@@ -177,6 +179,38 @@ py::tuple Best(const py::dict& o) {
   return py::make_tuple(out.str(), "");
 }
 
+// `tensortune export`: (exit code, what it wrote to stdout, its messages).
+py::tuple Export(const py::dict& o) {
+  tt::ExportOptions options;
+  options.db = Get<std::string>(o, "db", "history.db");
+  options.format = Get<std::string>(o, "format", options.format);
+  options.op = Get<std::string>(o, "op", "");
+  options.workload = Get<std::string>(o, "workload", "");
+  options.run = Get<int64_t>(o, "run", 0);
+  options.device = Get<std::string>(o, "device", "");
+  options.out = Get<std::string>(o, "out", "");
+  std::ostringstream out, err;
+  int code = 0;
+  {
+    py::gil_scoped_release release;
+    code = tt::RunExport(options, out, err);
+  }
+  return py::make_tuple(code, out.str(), err.str());
+}
+
+// `tensortune import`: (exit code, its report, its messages).
+py::tuple Import(const std::vector<std::string>& files, const std::string& db, bool skip_bad,
+                 const std::string& device_name) {
+  tt::ImportOptions options{files, db, skip_bad, device_name};
+  std::ostringstream out, err;
+  int code = 0;
+  {
+    py::gil_scoped_release release;
+    code = tt::RunImport(options, out, err);
+  }
+  return py::make_tuple(code, out.str(), err.str());
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_tensortune, m) {
@@ -200,5 +234,8 @@ PYBIND11_MODULE(_tensortune, m) {
   m.def("tune_network", &TuneNetwork, py::arg("options"),
         "Tunes a network like `tensortune tune-network --json`; returns the JSON summary.");
   m.def("best", &Best, py::arg("options"), "The best recorded config like `tensortune best`: (json or None, why).");
+  m.def("export_history", &Export, py::arg("options"), "`tensortune export`: (code, output, messages).");
+  m.def("import_history", &Import, py::arg("files"), py::arg("db"), py::arg("skip_bad"), py::arg("device_name"),
+        "`tensortune import`: (code, report, messages).");
   m.def("default_builders", &tt::DefaultBuilders);
 }

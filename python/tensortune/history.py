@@ -1,4 +1,5 @@
-"""History(db): the trials of a tensortune database as lists of dicts, SQL, and pandas."""
+"""History(db): the trials of a tensortune database as lists of dicts, SQL, and pandas;
+import_history and export as `tensortune import` and `export`."""
 import os
 
 from tensortune import _engine
@@ -68,3 +69,27 @@ class History:
             raise ImportError("History.to_pandas needs pandas (Debian: python3-pandas)") from e
         columns, rows = self._table(query or _TRIALS + " ORDER BY t.id")
         return pandas.DataFrame.from_records(rows, columns=columns)
+
+
+def import_history(files, db="history.db", skip_bad=False, device_name=None):
+    """Imports AutoTVM logs, Kernel Tuner cache files or TopHub logs into `db`, as
+    ``tensortune import`` (every file checked before anything is written; records already
+    there are not added again). Returns the import's report."""
+    if isinstance(files, (str, os.PathLike)):
+        files = [files]
+    code, out, err = _engine._tensortune.import_history([os.fspath(f) for f in files], os.fspath(db),
+                                                        bool(skip_bad), device_name or "")
+    if code != 0:
+        raise ValueError(err.strip() or f"import failed (exit {code})")
+    return out
+
+
+def export(db="history.db", out=None, format="json", op=None, workload=None, run=None, device=None):
+    """Exports trials as ``tensortune export`` (formats autotvm, csv, json, t4): to the file
+    `out`, or returned as text when `out` is None."""
+    options = {"db": os.fspath(db), "format": format, "op": op or "", "workload": workload or "",
+               "run": int(run or 0), "device": device or "", "out": os.fspath(out) if out else ""}
+    code, text, err = _engine._tensortune.export_history(options)
+    if code != 0:
+        raise ValueError(err.strip() or f"export failed (exit {code})")
+    return None if out else text

@@ -47,10 +47,24 @@ class HistoryTest(unittest.TestCase):
 
     def test_sql_is_read_only(self):
         h = tensortune.History(self.db)
-        self.assertEqual(h.sql("SELECT count(*) AS n FROM runs"), [{"n": 2}])
+        self.assertEqual(h.sql("SELECT count(DISTINCT workload_id) AS n FROM trials"), [{"n": 2}])
         with self.assertRaises(ValueError):
             h.sql("DELETE FROM trials")
         self.assertEqual(len(h.trials()), 6)
+
+    def test_export_and_import_round_trip(self):
+        text = tensortune.export(self.db, format="json", workload="kernel_tuner:p0=256")
+        self.assertEqual(text.count("vector_add"), 3)
+        cache = os.path.join(self.scratch.path, "kt.json")
+        results, env = tensortune.tune_kernel(
+            "vector_add", VECTOR_ADD, 256, [numpy.zeros(256, numpy.float32), numpy.ones(256, numpy.float32),
+                                            numpy.ones(256, numpy.float32), numpy.int32(256)],
+            {"block_size_x": [32, 64, 128]}, db=self.db, iterations=2, cache=cache)
+        self.assertEqual(env["measured"], 0)  # all recorded already
+        other = os.path.join(self.scratch.path, "other.db")
+        report = tensortune.import_history(cache, db=other)
+        self.assertIn("vector_add", report)
+        self.assertEqual(len(tensortune.History(other).trials()), 3)
 
     def test_missing_database(self):
         with self.assertRaises(FileNotFoundError):
