@@ -16,6 +16,7 @@
 #include "history/sql_query.h"
 #include "measure/opencl_measurer.h"
 #include "ops/user_kernel_spec.h"
+#include "run_kernel.h"
 #include "schedule/interrupt.h"
 
 namespace py = pybind11;
@@ -211,6 +212,24 @@ py::tuple Import(const std::vector<std::string>& files, const std::string& db, b
   return py::make_tuple(code, out.str(), err.str());
 }
 
+// Kernel Tuner's run_kernel: per argument, the array's bytes afterwards, or None for a scalar.
+py::list RunKernel(const std::string& spec_json, const std::string& base_dir, const std::string& device) {
+  std::vector<std::optional<std::vector<unsigned char>>> outputs;
+  {
+    py::gil_scoped_release release;
+    outputs = tt::python::RunKernelOnce(spec_json, base_dir, device);
+  }
+  py::list out;
+  for (const auto& o : outputs) {
+    if (o) {
+      out.append(py::bytes(reinterpret_cast<const char*>(o->data()), o->size()));
+    } else {
+      out.append(py::none());
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_tensortune, m) {
@@ -237,5 +256,7 @@ PYBIND11_MODULE(_tensortune, m) {
   m.def("export_history", &Export, py::arg("options"), "`tensortune export`: (code, output, messages).");
   m.def("import_history", &Import, py::arg("files"), py::arg("db"), py::arg("skip_bad"), py::arg("device_name"),
         "`tensortune import`: (code, report, messages).");
+  m.def("run_kernel", &RunKernel, py::arg("spec_json"), py::arg("base_dir"), py::arg("device"),
+        "Runs one config of a kernel once in this process: per argument its bytes afterwards, or None.");
   m.def("default_builders", &tt::DefaultBuilders);
 }

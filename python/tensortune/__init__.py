@@ -9,10 +9,10 @@ Three uses (docs/python.md):
 * ``tensortune.tune(op, shape, ...)``: a built-in tensor operator, as ``tensortune tune``.
 * ``tensortune.History(db)``: the trials as lists of dicts, SQL, pandas.
 """
-from tensortune.kernel import tune_kernel, STRATEGIES
+from tensortune.kernel import tune_kernel, run_kernel, STRATEGIES
 from tensortune.history import History, import_history, export
 from tensortune.operators import tune, tune_network, best
 from tensortune import file_utils
 
-__all__ = ["tune_kernel", "tune", "tune_network", "best", "History", "import_history", "export", "file_utils", "STRATEGIES"]
+__all__ = ["tune_kernel", "run_kernel", "tune", "tune_network", "best", "History", "import_history", "export", "file_utils", "STRATEGIES"]
 __version__ = "0.1.0"

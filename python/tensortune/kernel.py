@@ -313,3 +313,39 @@ def _results(run, kernel_name, problem_size, tune_params, iterations, compiler_o
     if run["interrupted"]:
         raise KeyboardInterrupt(f"tuning interrupted: {run['measured']} configs of this run are kept in {db}")
     return results, env
+
+
+def run_kernel(kernel_name, kernel_source, problem_size, arguments, params, grid_div_x=None, grid_div_y=None,
+               grid_div_z=None, lang=None, device=0, platform=0, smem_args=None, cmem_args=None, texmem_args=None,
+               compiler=None, compiler_options=None, defines=None, block_size_names=None, quiet=False, log=None):
+    """Runs one config of a kernel once, as Kernel Tuner's ``run_kernel``: returns the
+    arguments afterwards (arrays as new numpy arrays of the same type and shape, scalars as
+    given), e.g. to compute the answer of a tune_kernel call with a reference kernel. It runs
+    in this process: nothing is recorded."""
+    if lang is not None and str(lang).lower() != "opencl":
+        raise ValueError(f"lang={lang!r}: tensortune runs OpenCL kernels only")
+    options_list = list(compiler_options or [])
+    for k, v in (defines or {}).items():
+        options_list.append(f"-D{k}={v}")
+    sizes = problem_size if isinstance(problem_size, (list, tuple)) else [problem_size]
+    with tempfile.TemporaryDirectory(prefix="tensortune-py-") as folder:
+        spec = {"kernel_name": kernel_name, "kernel_source": _source(kernel_source),
+                "problem_size": [int(s) for s in sizes],
+                "arguments": [_argument(i, a, folder) for i, a in enumerate(arguments)],
+                "tune_params": {k: [v] for k, v in params.items()} or {"kernel_tuner_run": [1]},
+                "compiler_options": options_list}
+        for key, div in (("grid_div_x", grid_div_x), ("grid_div_y", grid_div_y), ("grid_div_z", grid_div_z)):
+            divs = _divisors(div, key)
+            if divs is not None:
+                spec[key] = divs
+        if block_size_names is not None:
+            spec["block_size_names"] = list(block_size_names)
+        raw = _engine._tensortune.run_kernel(json.dumps(spec, default=_json_default), folder,
+                                             _device_spec(device, platform))
+    out = []
+    for arg, data in zip(arguments, raw):
+        if data is None:
+            out.append(arg)
+        else:
+            out.append(numpy.frombuffer(data, dtype=arg.dtype).reshape(arg.shape).copy())
+    return out

@@ -76,6 +76,19 @@ class TuneKernelTest(unittest.TestCase):
             self.assertEqual(env["measured"], 2)
             self.assertIn("kernel_tuner:p0=1000", env["warm_start"])  # the nearest recorded problem size
 
+    def test_run_kernel_returns_the_arguments_afterwards(self):
+        args, answer = vector_add_args(300)
+        out = tensortune.run_kernel("vector_add", VECTOR_ADD, 300, args, {"block_size_x": 128})
+        self.assertEqual(len(out), 4)
+        numpy.testing.assert_array_equal(out[0], answer[0])
+        self.assertEqual(out[0].dtype, numpy.float32)
+        numpy.testing.assert_array_equal(out[1], args[1])
+        self.assertEqual(out[3], args[3])
+        wrong = tensortune.run_kernel("vector_add", VECTOR_ADD, 300, args, {"block_size_x": 64})
+        numpy.testing.assert_array_equal(wrong[0], args[1] - args[2])
+        with self.assertRaisesRegex(ValueError, "does not compile"):
+            tensortune.run_kernel("vector_add", VECTOR_ADD + " syntax error", 300, args, {"block_size_x": 128})
+
     def test_bad_input_is_a_value_error_and_writes_nothing(self):
         with Scratch() as d:
             db = os.path.join(d, "h.db")
