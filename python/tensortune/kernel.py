@@ -154,6 +154,15 @@ def _write_cache(cache, kernel_name, problem_size, tune_params, device_name, tri
         cache += ".json"
     names = list(tune_params)
     entries = {}
+    # Entries of an earlier cache of this kernel (Kernel Tuner's own, say) that the history does
+    # not hold are kept; the history's records replace the others.
+    try:
+        with open(cache) as f:
+            old = json.load(f)
+        if old.get("kernel_name") == kernel_name and old.get("tune_params_keys") == names:
+            entries.update(old.get("cache", {}))
+    except (OSError, ValueError, AttributeError):
+        pass
     for t in trials:
         params = {n: tune_params[n][i] for n, i in zip(names, t["indices"])}
         entry = dict(params)

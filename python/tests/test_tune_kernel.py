@@ -41,12 +41,20 @@ class TuneKernelTest(unittest.TestCase):
             self.assertEqual(sorted(cache["cache"]), ["128", "256", "32", "64"])
             self.assertEqual(cache["cache"]["64"]["time"], "RuntimeFailedConfig")
             self.assertGreater(cache["cache"]["32"]["time"], 0)
+            # An entry the history does not hold (Kernel Tuner's own, say) is kept by later runs.
+            cache["cache"]["512"] = {"block_size_x": 512, "time": 1.5}
+            with open(os.path.join(d, "cache.json"), "w") as f:
+                json.dump(cache, f)
 
             # Again: resumes, measures nothing, returns the same configs from the history.
             again, env2 = tensortune.tune_kernel("vector_add", VECTOR_ADD, 1000, args, params, answer=answer, db=db)
             self.assertEqual(env2["measured"], 0)
             self.assertEqual(sorted(r["block_size_x"] for r in again), [32, 128, 256])
             self.assertEqual(env2["template_hash"], env["template_hash"])
+            again, env3 = tensortune.tune_kernel("vector_add", VECTOR_ADD, 1000, args, params, answer=answer, db=db,
+                                                 cache=os.path.join(d, "cache.json"))
+            cache = file_utils.read_cache(os.path.join(d, "cache.json"))
+            self.assertEqual(sorted(cache["cache"]), ["128", "256", "32", "512", "64"])
 
     def test_restrictions_strings_and_functions_strategy_and_budget(self):
         with Scratch() as d:
