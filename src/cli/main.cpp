@@ -148,6 +148,11 @@ int TensortuneMain(int argc, char** argv) {
       ->capture_default_str();
   tune_cmd->add_option("--tuner-opt", tuner_opts, "Tuner option key=value (repeatable; see `tensortune tuners`)");
   tune_cmd->add_option("--trials", tune.tuning.trials, "Configurations to measure")->capture_default_str();
+  tune_cmd->add_option("--kernel", tune.kernel_spec,
+                       "Tune your own OpenCL kernel, Kernel Tuner's way, described by SPEC.json (docs/python.md; "
+                       "instead of --op and --shape; without --trials every valid config)");
+  tune_cmd->get_option("--op")->required(false);
+  tune_cmd->get_option("--shape")->required(false);
   std::string tune_warm_from = "auto";
   tune_cmd
       ->add_option("--warm-from", tune_warm_from,
@@ -285,6 +290,7 @@ int TensortuneMain(int argc, char** argv) {
       return tt::RunCompare(compare, std::cout);
     }
     if (!app.got_subcommand("sweep")) tune.sweep_limit = 0;
+    tune.trials_given = tune_cmd->count("--trials") > 0;
     tune.tuning.tuner_options = ParseKeyValues(tuner_opts);
     tune.warm_from = SplitList(tune_warm_from);
     tune.tuning.command = JoinArgs(argc, argv);

@@ -8,6 +8,7 @@
 #include <optional>
 #include <ostream>
 
+#include "cli/kernel_tune_command.h"
 #include "cli/pins.h"
 #include "cli/progress.h"
 #include "cli/space_check.h"
@@ -137,6 +138,17 @@ bool NamesDevices(const TuneOptions& o) {
 int RunTune(const TuneOptions& o, std::ostream& out) {
   // Everything the user typed is checked before anything is started or written.
   CheckOptions(o);
+  if (!o.kernel_spec.empty()) {
+    KernelTuneOptions kernel_options;
+    kernel_options.db = o.db;
+    kernel_options.device = o.device;
+    kernel_options.timeout_s = o.timeout_s;
+    kernel_options.builders = o.builders;
+    kernel_options.trials = o.trials_given ? o.tuning.trials : 0;
+    kernel_options.tuning = o.tuning;
+    return RunKernelTune(o.kernel_spec, kernel_options, o.json, out);
+  }
+  if (o.op.empty() || o.shape.empty()) throw UserError("--op and --shape are required (or --kernel SPEC.json)");
   const ProgressMode progress_mode = ResolveProgressMode(ParseProgressMode(o.progress), isatty(STDOUT_FILENO), o.json);
   const Workload workload = ParseWorkload(o.op, o.shape, o.shape_flags);
   const KernelTemplate& kernel = PickTemplate(workload, o.kernel_template);

@@ -22,6 +22,7 @@ struct TuneOptions {
   // Other devices' records of this task to start from (tuners other than auto): "auto" the
   // most similar ones, "none", or device name fragments / indices.
   std::vector<std::string> warm_from{"auto"};
+  std::string kernel_spec;  // --kernel SPEC.json: a user's kernel instead of --op and --shape
   std::string db = "history.db";
   std::string device = "0";
   double timeout_s = 10;
@@ -30,6 +31,7 @@ struct TuneOptions {
   int64_t sweep_limit = 0;  // > 0: `sweep` instead of `tune` (the tuner and trials are planned)
   bool json = false;
   std::string progress = "auto";  // cli/progress.h: auto, bar, plain, json, none
+  bool trials_given = false;      // --kernel: without --trials every valid config is measured
   TaskTuneOptions tuning;         // tuner_options get budget=trials for tuners that take one
 };
 

@@ -267,6 +267,17 @@ std::vector<TrialWithTask> SqliteHistoryStore::TrialsWithTasks(const TrialFilter
   return rows;
 }
 
+void SqliteHistoryStore::EnsureUserSpace(int64_t template_id, const std::string& space_json) {
+  Translated(path_, [&] {
+    SQLite::Statement space(*db_,
+                            "INSERT INTO user_spaces (template_id, space_json) VALUES (?, ?) "
+                            "ON CONFLICT (template_id) DO NOTHING");
+    SQLite::bind(space, template_id, space_json);
+    space.exec();
+    return 0;
+  });
+}
+
 std::vector<UserSpaceRecord> SqliteHistoryStore::UserSpaces(const std::string& name) const {
   return Translated(path_, [&] {
     SQLite::Statement q(*db_,

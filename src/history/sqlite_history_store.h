@@ -154,6 +154,9 @@ class SqliteHistoryStore : public TrialHistory {
   std::vector<TrialWithTask> TrialsWithTasks(const TrialFilter& filter) const;  // oldest first
   // The same, one at a time as SQLite steps to them (for output of any size in little memory).
   void ForEachTrialWithTask(const TrialFilter& filter, const std::function<void(const TrialWithTask&)>& each) const;
+  // Records the knobs of a user-defined kernel's template (a user's kernel tuned here, as for
+  // an imported Kernel Tuner cache); the first recorded for a template stays.
+  void EnsureUserSpace(int64_t template_id, const std::string& space_json);
   // The user-defined kernels of this name, oldest first.
   std::vector<UserSpaceRecord> UserSpaces(const std::string& name) const;
 

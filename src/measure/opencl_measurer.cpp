@@ -141,12 +141,14 @@ std::string OpenClMeasurer::DropWorker(double grace_s) {
 
 // The worker keeps several workloads prepared, so switching back to one costs a round trip.
 bool OpenClMeasurer::Prepare(const MeasureTask& task, const std::atomic<bool>* stop) {
-  const std::string key = std::string(task.kernel->name()) + " " + task.workload.Key();
+  const std::string key =
+      std::string(task.kernel->name()) + " " + task.workload.Key() + std::string(task.kernel->worker_spec());
   if (prepared_ == key) return true;
   WorkerRequest request;
   request.kind = WorkerRequest::Kind::kPrepare;
   request.template_name = task.kernel->name();
   request.workload_key = task.workload.Key();
+  request.user_kernel = task.kernel->worker_spec();
   std::string line;
   if (!worker_->Send(EncodeRequest(request))) throw EnvironmentError("preparing " + key + ": " + DropWorker(1));
   switch (worker_->ReadLine(options_.prepare_timeout_s, line, stop)) {
@@ -185,6 +187,7 @@ WorkerRequest OpenClMeasurer::Request(const MeasureTask& task, const Config& con
   request.min_time_s = options_.min_time_s;
   request.max_repeats = options_.max_repeats;
   request.give_up_slower_than_s = task.best_time_s > 0 ? kGiveUpFactor * task.best_time_s : 0;
+  request.user_kernel = task.kernel->worker_spec();
   return request;
 }
 

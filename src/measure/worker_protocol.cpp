@@ -108,6 +108,7 @@ std::string EncodeRequest(const WorkerRequest& r) {
             {"max_repeats", r.max_repeats},
             {"give_up_slower_than_s", r.give_up_slower_than_s}};
   if (r.pre_pass) j["pre_pass"] = PrePassToJson(*r.pre_pass);
+  if (!r.user_kernel.empty()) j["user_kernel"] = r.user_kernel;
   return DumpMessage(j);
 }
 
@@ -127,6 +128,7 @@ std::optional<WorkerRequest> DecodeRequest(std::string_view line) {
     r.min_time_s = j.at("min_time_s").get<double>();
     r.max_repeats = j.at("max_repeats").get<int>();
     r.give_up_slower_than_s = j.value("give_up_slower_than_s", 0.0);
+    r.user_kernel = j.value("user_kernel", std::string());
     return r;
   });
 }

@@ -37,6 +37,9 @@ struct WorkerRequest {
   double min_time_s = 0.1;
   int max_repeats = 1000;
   double give_up_slower_than_s = 0;  // > 0: stop timing once the first repeats are all slower
+  // A user's kernel (ops/user_kernel_template.h): the staged spec file the worker loads its
+  // source, arguments and answers from; empty for the built-in templates.
+  std::string user_kernel;
 };
 
 // Each encoding is one line of JSON without the trailing newline; decoding a malformed line

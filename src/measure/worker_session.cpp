@@ -90,13 +90,17 @@ bool IsDeviceFault(const std::string& error) {
   return false;
 }
 
-WorkerSession::WorkerSession(const ocl::Device& device) : device_handle_(device), context_(device) {}
+WorkerSession::WorkerSession(const ocl::Device& device) : device_handle_(device), context_(device) {
+  user_kernels_.emplace(context_);
+}
 WorkerSession::~WorkerSession() = default;
 
 MeasureResult WorkerSession::Handle(const WorkerRequest& request) {
   MeasureResult result;
   try {
-    if (request.kind == WorkerRequest::Kind::kBuild) {
+    if (!request.user_kernel.empty()) {
+      result = user_kernels_->Handle(request);
+    } else if (request.kind == WorkerRequest::Kind::kBuild) {
       result = BuildAhead(request);
     } else {
       result = Prepare(request);
@@ -119,7 +123,9 @@ MeasureResult WorkerSession::Handle(const WorkerRequest& request) {
 void WorkerSession::StartFreshContext() {
   workspaces_.clear();  // their buffers belong to the old context
   build_space_.reset();
+  user_kernels_.reset();
   context_ = ocl::Context(device_handle_);
+  user_kernels_.emplace(context_);
   ++fresh_contexts_;
 }
 

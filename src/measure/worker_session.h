@@ -3,8 +3,10 @@
 // against the CPU reference and times it. Holds one workload's inputs and reference at a time.
 #include <list>
 #include <memory>
+#include <optional>
 
 #include "core/measure_result.h"
+#include "measure/user_kernel_session.h"
 #include "measure/worker_protocol.h"
 #include "ocl/context.h"
 
@@ -39,6 +41,7 @@ class WorkerSession {
   ocl::Device device_handle_;
   int fresh_contexts_ = 0;
   ocl::Context context_;
+  std::optional<UserKernelSession> user_kernels_;     // requests that name a user's kernel (on context_)
   std::list<std::unique_ptr<Workspace>> workspaces_;  // most recently used first
   std::unique_ptr<Workspace> build_space_;            // a builder's buffers: sized, never filled or checked
 };

@@ -11,6 +11,10 @@ void Kernel::SetArg(unsigned index, const FloatBuffer& buffer) {
   CheckCl(clSetKernelArg(kernel_.get(), index, sizeof(cl_mem), &mem), "clSetKernelArg(" + std::to_string(index) + ")");
 }
 
+void Kernel::SetArgBytes(unsigned index, const void* data, size_t size) {
+  CheckCl(clSetKernelArg(kernel_.get(), index, size, data), "clSetKernelArg(" + std::to_string(index) + ")");
+}
+
 Kernel Program::CreateKernel(std::string_view name) const {
   cl_int status = CL_SUCCESS;
   const std::string kernel_name(name);

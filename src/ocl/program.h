@@ -14,6 +14,8 @@ class Kernel {
  public:
   explicit Kernel(cl_kernel kernel) : kernel_(kernel) {}
   void SetArg(unsigned index, const FloatBuffer& buffer);  // throws EnvironmentError
+  // A scalar argument: `size` bytes of its value (a user's kernel's int or float).
+  void SetArgBytes(unsigned index, const void* data, size_t size);  // throws EnvironmentError
   cl_kernel get() const { return kernel_.get(); }
 
  private:

@@ -98,6 +98,10 @@ class KernelTemplate {
   // Fills `output` from `inputs` (the non-output buffers, in Buffers() order).
   virtual void Reference(const Workload& workload, const std::vector<const float*>& inputs, float* output) const = 0;
 
+  // A user's kernel (user_kernel_template.h): the staged spec file the worker process loads
+  // it from; empty for the built-in templates, which the worker finds by name.
+  virtual std::string_view worker_spec() const { return {}; }
+
   std::string SourceHash() const;  // identifies this template's code in the history
 };
 

@@ -28,6 +28,17 @@ TEST(WorkerProtocol, RequestsRoundTrip) {
   EXPECT_EQ(decoded->max_repeats, 7);
   EXPECT_EQ(EncodeRequest(request).find('\n'), std::string::npos);
   EXPECT_FALSE(decoded->pre_pass);
+  EXPECT_TRUE(decoded->user_kernel.empty());
+}
+
+TEST(WorkerProtocol, UserKernelSpecPathRoundTrips) {
+  WorkerRequest request;
+  request.kind = WorkerRequest::Kind::kBuild;
+  request.user_kernel = "/tmp/tensortune-kernel-x/spec with space.json";
+  const auto decoded = DecodeRequest(EncodeRequest(request));
+  ASSERT_TRUE(decoded);
+  EXPECT_EQ(decoded->kind, WorkerRequest::Kind::kBuild);
+  EXPECT_EQ(decoded->user_kernel, request.user_kernel);
 }
 
 TEST(WorkerProtocol, PrePassRoundTrips) {
