@@ -132,15 +132,18 @@ KernelTuneOutcome TuneUserKernel(const UserKernelSpec& spec, const KernelTuneOpt
   return outcome;
 }
 
-int RunKernelTune(const std::string& spec_path, const KernelTuneOptions& o, bool json, std::ostream& out) {
+int RunKernelTune(const std::string& spec_path, const KernelTuneOptions& o, bool json, ProgressMode progress_mode,
+                  std::ostream& out) {
   const std::string text = ReadSpecFile(spec_path);
   const std::filesystem::path base = std::filesystem::absolute(spec_path).parent_path();
   const UserKernelSpec spec = ParseUserKernelSpec(text, base.string());
   InterruptGuard guard;
   std::optional<Progress> progress;  // made once the run knows its trials
   const auto on_batch = [&](int64_t done, int64_t total) {
-    if (!progress) progress.emplace(out, total, isatty(STDOUT_FILENO) && !json, json);
-    progress->Update(done, 0, 0);
+    if (!progress) progress.emplace(out, total, progress_mode);
+    ProgressState state;
+    state.done = done;
+    progress->Update(state);
   };
   KernelTuneOutcome r;
   try {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/progress.h"
 #include "core/device_info.h"
 #include "core/measure_result.h"
 #include "measure/opencl_measurer.h"
@@ -58,6 +59,7 @@ KernelTuneOutcome TuneUserKernel(const UserKernelSpec& spec, const KernelTuneOpt
                                  const std::function<void(int64_t measured, int64_t total)>& on_batch = {});
 
 // `tensortune tune --kernel SPEC.json`: returns the exit code (kInterruptedExitCode when interrupted).
-int RunKernelTune(const std::string& spec_path, const KernelTuneOptions& options, bool json, std::ostream& out);
+int RunKernelTune(const std::string& spec_path, const KernelTuneOptions& options, bool json, ProgressMode progress,
+                  std::ostream& out);
 
 }  // namespace tt

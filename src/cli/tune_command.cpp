@@ -138,6 +138,7 @@ bool NamesDevices(const TuneOptions& o) {
 int RunTune(const TuneOptions& o, std::ostream& out) {
   // Everything the user typed is checked before anything is started or written.
   CheckOptions(o);
+  const ProgressMode progress_mode = ResolveProgressMode(ParseProgressMode(o.progress), isatty(STDOUT_FILENO), o.json);
   if (!o.kernel_spec.empty()) {
     KernelTuneOptions kernel_options;
     kernel_options.db = o.db;
@@ -146,10 +147,9 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
     kernel_options.builders = o.builders;
     kernel_options.trials = o.trials_given ? o.tuning.trials : 0;
     kernel_options.tuning = o.tuning;
-    return RunKernelTune(o.kernel_spec, kernel_options, o.json, out);
+    return RunKernelTune(o.kernel_spec, kernel_options, o.json, progress_mode, out);
   }
   if (o.op.empty() || o.shape.empty()) throw UserError("--op and --shape are required (or --kernel SPEC.json)");
-  const ProgressMode progress_mode = ResolveProgressMode(ParseProgressMode(o.progress), isatty(STDOUT_FILENO), o.json);
   const Workload workload = ParseWorkload(o.op, o.shape, o.shape_flags);
   const KernelTemplate& kernel = PickTemplate(workload, o.kernel_template);
   // Through MakeDeviceMeasurer: under tensortune-mpi the configs are measured on other ranks.
