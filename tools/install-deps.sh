@@ -9,6 +9,7 @@ packages=(
   libxgboost-dev libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev
   libonnx-dev libprotobuf-dev python3-onnx
   libopenmpi-dev openmpi-bin
+  clang-format clang-tidy  # tools/check-rules.sh (the style is clang-format 14's), tools/clang-tidy.sh
 )
 [[ "${1:-}" == "--bench" ]] && packages+=(libopenblas-dev libclblast-dev libdnnl-dev)
 # Kernel Tuner's strategies side by side (bench/kernel_tuner_side_by_side.py)

@@ -265,8 +265,7 @@ Eigen::MatrixXd BoTuner::SourcePredictions(const std::vector<Config>& configs, c
 // towards the similarity-based prior weights; negative weights are cut to 0.
 void BoTuner::FitSourceWeights(const Eigen::MatrixXd& predictions, const Eigen::VectorXd& y) {
   const Eigen::Index s = predictions.cols(), n = predictions.rows();
-  std::vector<double> prior;
-  for (const Source& source : sources_) prior.push_back(0);
+  std::vector<double> prior(sources_.size(), 0.0);
   double total = 0, top = 0;
   for (const Source& source : sources_) total += source.similarity, top = std::max(top, source.similarity);
   for (size_t i = 0; i < sources_.size(); ++i) prior[i] = std::min(top, 1.0) * sources_[i].similarity / total;
