@@ -18,6 +18,7 @@
 #include "core/errors.h"
 #include "core/option_checks.h"
 #include "core/rng.h"
+#include "core/statistics.h"
 #include "history/sqlite_history_store.h"
 #include "interchange/kernel_tuner_cache.h"
 #include "measure/replay_measurer.h"
@@ -39,14 +40,6 @@ struct ReplayRun {
   double tuner_seconds = 0;
   std::vector<double> model_fit_seconds;
 };
-
-double Quantile(std::vector<double> values, double q) {
-  std::sort(values.begin(), values.end());
-  const double pos = q * static_cast<double>(values.size() - 1);
-  const size_t lo = static_cast<size_t>(std::floor(pos)), hi = static_cast<size_t>(std::ceil(pos));
-  if (std::isinf(values[hi])) return values[hi];
-  return values[lo] + (values[hi] - values[lo]) * (pos - static_cast<double>(lo));
-}
 
 std::pair<TaskIds, DeviceInfo> PickRecordedDevice(const std::vector<std::pair<TaskIds, DeviceInfo>>& tasks,
                                                   const std::string& spec, const std::string& what) {
