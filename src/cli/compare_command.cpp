@@ -23,7 +23,7 @@
 #include "interchange/kernel_tuner_cache.h"
 #include "measure/replay_measurer.h"
 #include "ops/kernel_template.h"
-#include "schedule/task_loop.h"
+#include "schedule/replay.h"
 #include "tuners/tuner_factory.h"
 #include "warmstart/cross_device.h"
 
@@ -32,14 +32,6 @@ namespace {
 
 constexpr int64_t kCheckpoints[] = {25, 50, 100, 200, 300};
 constexpr double kTargets[] = {0.90, 0.95, 0.99};
-constexpr double kNever = std::numeric_limits<double>::infinity();
-
-// Best-so-far after each trial of one replayed run, and the tuner's own time.
-struct ReplayRun {
-  std::vector<double> best_so_far;
-  double tuner_seconds = 0;
-  std::vector<double> model_fit_seconds;
-};
 
 std::pair<TaskIds, DeviceInfo> PickRecordedDevice(const std::vector<std::pair<TaskIds, DeviceInfo>>& tasks,
                                                   const std::string& spec, const std::string& what) {
@@ -55,52 +47,17 @@ std::pair<TaskIds, DeviceInfo> PickRecordedDevice(const std::vector<std::pair<Ta
                   what + " (" + known + "): pick one with --device");
 }
 
-ReplayRun Replay(TuningTask& task, ReplayMeasurer& replay, const CompareOptions& o) {
-  ReplayRun run;
-  double best = 0;
-  const auto track = [&](const TuningTask&, const std::vector<Config>&, const std::vector<MeasureResult>& results) {
-    for (const auto& r : results) {
-      if (r.ok()) best = std::max(best, r.gflops);
-      run.best_so_far.push_back(best);
-    }
-  };
-  Budget budget(o.trials);
-  RunTaskLoop(task, replay, budget, o.batch_size, nullptr, track);
-  run.tuner_seconds = task.tuner_seconds();
-  run.model_fit_seconds = task.ModelFitSeconds();
-  return run;
-}
-
-double BestAt(const ReplayRun& run, int64_t trial) {
-  if (run.best_so_far.empty()) return 0;
-  return run.best_so_far[std::min<size_t>(static_cast<size_t>(trial), run.best_so_far.size()) - 1];
-}
-
-double TrialsToReach(const ReplayRun& run, double target) {
-  for (size_t i = 0; i < run.best_so_far.size(); ++i)
-    if (run.best_so_far[i] >= target) return static_cast<double>(i + 1);
-  return kNever;
-}
-
 std::string TableRow(const std::string& tuner, const std::vector<ReplayRun>& runs, double best_recorded,
                      const std::vector<int64_t>& checkpoints) {
+  const ReplaySummary summary =
+      SummarizeReplays(runs, best_recorded, checkpoints, std::vector<double>(std::begin(kTargets), std::end(kTargets)));
   std::string row = "| " + tuner;
-  for (int64_t c : checkpoints) {
-    std::vector<double> pct;
-    for (const auto& r : runs) pct.push_back(100 * BestAt(r, c) / best_recorded);
-    row += fmt::format(" | {:.1f} [{:.1f}-{:.1f}]", Quantile(pct, 0.5), Quantile(pct, 0.25), Quantile(pct, 0.75));
-  }
-  for (double target : kTargets) {
-    std::vector<double> needed;
-    for (const auto& r : runs) needed.push_back(TrialsToReach(r, target * best_recorded));
-    const auto reached = std::count_if(needed.begin(), needed.end(), [](double n) { return !std::isinf(n); });
-    const double median = Quantile(needed, 0.5);
-    row += std::isinf(median) ? fmt::format(" | never ({}/{})", reached, runs.size())
-                              : fmt::format(" | {:.0f} ({}/{})", median, reached, runs.size());
-  }
-  std::vector<double> overhead;
-  for (const auto& r : runs) overhead.push_back(1e3 * r.tuner_seconds / std::max<size_t>(r.best_so_far.size(), 1));
-  return row + fmt::format(" | {:.3f} |\n", Quantile(overhead, 0.5));
+  for (const Quartiles& q : summary.percent_at) row += fmt::format(" | {:.1f} [{:.1f}-{:.1f}]", q.median, q.q1, q.q3);
+  for (const Reach& reach : summary.to_target)
+    row += std::isinf(reach.median_trials)
+               ? fmt::format(" | never ({}/{})", reach.runs_that_reached, runs.size())
+               : fmt::format(" | {:.0f} ({}/{})", reach.median_trials, reach.runs_that_reached, runs.size());
+  return row + fmt::format(" | {:.3f} |\n", summary.overhead_ms_per_trial);
 }
 
 void WriteRun(std::ofstream& out, const std::string& space, const std::string& device, const std::string& tuner,
@@ -323,7 +280,7 @@ int RunCompare(const CompareOptions& o, std::ostream& out) {
           if (warm) tuner->Prime(cross->warm_start);
           return tuner;
         });
-        runs.push_back(Replay(task, replay, o));
+        runs.push_back(Replay(task, replay, o.trials, o.batch_size));
         if (runs_out)
           WriteRun(*runs_out, o.space.empty() ? workload.Key() : o.space, device.name, name, seed, runs.back(),
                    best_recorded);
