@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
+#include <sstream>
 #include <tuple>
 #include <unordered_map>
 
@@ -204,6 +205,41 @@ ReplayTarget UserTarget(const CompareOptions& o, const SqliteHistoryStore& store
   return t;
 }
 
+// The recorded trials a replay answers from: final results by config key (the environment's
+// failures left out), with how many ran ok, how many are valid in `space`, and the best.
+struct RecordedTrials {
+  std::unordered_map<std::string, MeasureResult> results;
+  int64_t ok = 0, valid = 0;
+  double best_gflops = 0;
+};
+
+RecordedTrials ReadRecorded(const SqliteHistoryStore& store, const TaskIds& ids, const ConfigSpace& space) {
+  RecordedTrials recorded;
+  for (const auto& trial : store.Trials(ids)) {
+    if (trial.result.transient) continue;  // the environment failed, not the config
+    const auto config = space.FromKey(trial.config_key);
+    if (!config || !recorded.results.emplace(trial.config_key, trial.result).second) continue;
+    recorded.valid += space.IsValid(*config);
+    if (trial.result.ok()) ++recorded.ok, recorded.best_gflops = std::max(recorded.best_gflops, trial.result.gflops);
+  }
+  return recorded;
+}
+
+// Each tuner's median trials to 95% of the best recorded, cold and warm-started from other devices.
+std::string CrossDeviceGains(const std::vector<std::pair<std::string, std::pair<double, double>>>& gains) {
+  std::ostringstream out;
+  out << "\nCross-device warm start (median trials to 95% of the best recorded, cold -> warm):\n";
+  const auto text = [](double n) { return std::isinf(n) ? std::string("never") : fmt::format("{:.0f}", n); };
+  for (const auto& [tuner, pair] : gains) {
+    const auto [cold, warm] = pair;
+    std::string ratio;
+    if (!std::isinf(warm) && warm > 0)
+      ratio = std::isinf(cold) ? ", cold never reached it" : fmt::format(", {:.2f}x fewer", cold / warm);
+    out << fmt::format("  {}: {} -> {}{}\n", tuner, text(cold), text(warm), ratio);
+  }
+  return out.str();
+}
+
 }  // namespace
 
 int RunCompare(const CompareOptions& o, std::ostream& out) {
@@ -217,18 +253,9 @@ int RunCompare(const CompareOptions& o, std::ostream& out) {
   const DeviceInfo& device = target.device;
   ConfigSpace& space = target.space;
   ApplyPins(space, o.pins);
-  std::unordered_map<std::string, MeasureResult> recorded;
-  std::vector<Config> points;
-  double best_recorded = 0;
-  int64_t ok = 0, valid_recorded = 0;
-  for (const auto& trial : store->Trials(target.ids)) {
-    if (trial.result.transient) continue;  // the environment failed, not the config
-    const auto config = space.FromKey(trial.config_key);
-    if (!config || !recorded.emplace(trial.config_key, trial.result).second) continue;
-    points.push_back(*config);
-    valid_recorded += space.IsValid(*config);
-    if (trial.result.ok()) ++ok, best_recorded = std::max(best_recorded, trial.result.gflops);
-  }
+  const RecordedTrials recorded_trials = ReadRecorded(*store, target.ids, space);
+  const auto& recorded = recorded_trials.results;
+  const double best_recorded = recorded_trials.best_gflops;
   if (best_recorded <= 0) throw UserError("no successful trial of " + what + " is recorded");
   std::vector<TunerSpec> specs;
   for (const auto& word : o.tuners) {
@@ -249,8 +276,8 @@ int RunCompare(const CompareOptions& o, std::ostream& out) {
   for (int64_t c : kCheckpoints)
     if (c <= o.trials) checkpoints.push_back(c);
   out << fmt::format("{} on {}: {} recorded configs ({} ok), best recorded {:.2f} GFLOPS\n", what, device.name,
-                     points.size(), ok, best_recorded);
-  out << RecordedShare(space, valid_recorded);
+                     recorded.size(), recorded_trials.ok, best_recorded);
+  out << RecordedShare(space, recorded_trials.valid);
   out << fmt::format(
       "{} seeds x {} trials per tuner, batches of {}. Best so far in % of the best recorded: "
       "median [quartiles]. Trials to reach a target: median (seeds that reached it).\n\n",
@@ -301,17 +328,7 @@ int RunCompare(const CompareOptions& o, std::ostream& out) {
     }
   }
   out << (notes.empty() ? "" : "\n" + notes);
-  if (cross) {
-    out << "\nCross-device warm start (median trials to 95% of the best recorded, cold -> warm):\n";
-    const auto text = [](double n) { return std::isinf(n) ? std::string("never") : fmt::format("{:.0f}", n); };
-    for (const auto& [tuner, pair] : gains) {
-      const auto [cold, warm] = pair;
-      std::string ratio;
-      if (!std::isinf(warm) && warm > 0)
-        ratio = std::isinf(cold) ? ", cold never reached it" : fmt::format(", {:.2f}x fewer", cold / warm);
-      out << fmt::format("  {}: {} -> {}{}\n", tuner, text(cold), text(warm), ratio);
-    }
-  }
+  if (cross) out << CrossDeviceGains(gains);
   return 0;
 }
 
