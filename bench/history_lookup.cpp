@@ -17,8 +17,8 @@
 #include "core/rng.h"
 #include "history/history_queries.h"
 #include "ops/kernel_template.h"
+#include "ranking/candidates.h"
 #include "space/knob_schema.h"
-#include "warmstart/candidates.h"
 
 namespace {
 

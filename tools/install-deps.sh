@@ -12,6 +12,7 @@ packages=(
   patchelf bubblewrap busybox-static file  # tools/bundle.sh and its sandbox test
   chromium  # ReportNetwork.* renders a report headless (tools/check-report.sh)
   python3-pybind11 pybind11-dev python3-numpy  # the Python module (python/)
+  clang-format clang-tidy  # tools/check-rules.sh (the style is clang-format 14's), tools/clang-tidy.sh
 )
 [[ "${1:-}" == "--bench" ]] && packages+=(libopenblas-dev libclblast-dev libdnnl-dev)
 # Kernel Tuner's strategies side by side (bench/kernel_tuner_side_by_side.py)

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
+#include <sstream>
 #include <tuple>
 #include <unordered_map>
 
@@ -18,11 +19,12 @@
 #include "core/errors.h"
 #include "core/option_checks.h"
 #include "core/rng.h"
+#include "core/statistics.h"
 #include "history/sqlite_history_store.h"
 #include "interchange/kernel_tuner_cache.h"
 #include "measure/replay_measurer.h"
 #include "ops/kernel_template.h"
-#include "schedule/task_loop.h"
+#include "schedule/replay.h"
 #include "tuners/tuner_factory.h"
 #include "warmstart/cross_device.h"
 
@@ -31,22 +33,6 @@ namespace {
 
 constexpr int64_t kCheckpoints[] = {25, 50, 100, 200, 300};
 constexpr double kTargets[] = {0.90, 0.95, 0.99};
-constexpr double kNever = std::numeric_limits<double>::infinity();
-
-// Best-so-far after each trial of one replayed run, and the tuner's own time.
-struct ReplayRun {
-  std::vector<double> best_so_far;
-  double tuner_seconds = 0;
-  std::vector<double> model_fit_seconds;
-};
-
-double Quantile(std::vector<double> values, double q) {
-  std::sort(values.begin(), values.end());
-  const double pos = q * static_cast<double>(values.size() - 1);
-  const size_t lo = static_cast<size_t>(std::floor(pos)), hi = static_cast<size_t>(std::ceil(pos));
-  if (std::isinf(values[hi])) return values[hi];
-  return values[lo] + (values[hi] - values[lo]) * (pos - static_cast<double>(lo));
-}
 
 std::pair<TaskIds, DeviceInfo> PickRecordedDevice(const std::vector<std::pair<TaskIds, DeviceInfo>>& tasks,
                                                   const std::string& spec, const std::string& what) {
@@ -62,52 +48,17 @@ std::pair<TaskIds, DeviceInfo> PickRecordedDevice(const std::vector<std::pair<Ta
                   what + " (" + known + "): pick one with --device");
 }
 
-ReplayRun Replay(TuningTask& task, ReplayMeasurer& replay, const CompareOptions& o) {
-  ReplayRun run;
-  double best = 0;
-  const auto track = [&](const TuningTask&, const std::vector<Config>&, const std::vector<MeasureResult>& results) {
-    for (const auto& r : results) {
-      if (r.ok()) best = std::max(best, r.gflops);
-      run.best_so_far.push_back(best);
-    }
-  };
-  Budget budget(o.trials);
-  RunTaskLoop(task, replay, budget, o.batch_size, nullptr, track);
-  run.tuner_seconds = task.tuner_seconds();
-  run.model_fit_seconds = task.ModelFitSeconds();
-  return run;
-}
-
-double BestAt(const ReplayRun& run, int64_t trial) {
-  if (run.best_so_far.empty()) return 0;
-  return run.best_so_far[std::min<size_t>(static_cast<size_t>(trial), run.best_so_far.size()) - 1];
-}
-
-double TrialsToReach(const ReplayRun& run, double target) {
-  for (size_t i = 0; i < run.best_so_far.size(); ++i)
-    if (run.best_so_far[i] >= target) return static_cast<double>(i + 1);
-  return kNever;
-}
-
 std::string TableRow(const std::string& tuner, const std::vector<ReplayRun>& runs, double best_recorded,
                      const std::vector<int64_t>& checkpoints) {
+  const ReplaySummary summary =
+      SummarizeReplays(runs, best_recorded, checkpoints, std::vector<double>(std::begin(kTargets), std::end(kTargets)));
   std::string row = "| " + tuner;
-  for (int64_t c : checkpoints) {
-    std::vector<double> pct;
-    for (const auto& r : runs) pct.push_back(100 * BestAt(r, c) / best_recorded);
-    row += fmt::format(" | {:.1f} [{:.1f}-{:.1f}]", Quantile(pct, 0.5), Quantile(pct, 0.25), Quantile(pct, 0.75));
-  }
-  for (double target : kTargets) {
-    std::vector<double> needed;
-    for (const auto& r : runs) needed.push_back(TrialsToReach(r, target * best_recorded));
-    const auto reached = std::count_if(needed.begin(), needed.end(), [](double n) { return !std::isinf(n); });
-    const double median = Quantile(needed, 0.5);
-    row += std::isinf(median) ? fmt::format(" | never ({}/{})", reached, runs.size())
-                              : fmt::format(" | {:.0f} ({}/{})", median, reached, runs.size());
-  }
-  std::vector<double> overhead;
-  for (const auto& r : runs) overhead.push_back(1e3 * r.tuner_seconds / std::max<size_t>(r.best_so_far.size(), 1));
-  return row + fmt::format(" | {:.3f} |\n", Quantile(overhead, 0.5));
+  for (const Quartiles& q : summary.percent_at) row += fmt::format(" | {:.1f} [{:.1f}-{:.1f}]", q.median, q.q1, q.q3);
+  for (const Reach& reach : summary.to_target)
+    row += std::isinf(reach.median_trials)
+               ? fmt::format(" | never ({}/{})", reach.runs_that_reached, runs.size())
+               : fmt::format(" | {:.0f} ({}/{})", reach.median_trials, reach.runs_that_reached, runs.size());
+  return row + fmt::format(" | {:.3f} |\n", summary.overhead_ms_per_trial);
 }
 
 void WriteRun(std::ofstream& out, const std::string& space, const std::string& device, const std::string& tuner,
@@ -254,6 +205,41 @@ ReplayTarget UserTarget(const CompareOptions& o, const SqliteHistoryStore& store
   return t;
 }
 
+// The recorded trials a replay answers from: final results by config key (the environment's
+// failures left out), with how many ran ok, how many are valid in `space`, and the best.
+struct RecordedTrials {
+  std::unordered_map<std::string, MeasureResult> results;
+  int64_t ok = 0, valid = 0;
+  double best_gflops = 0;
+};
+
+RecordedTrials ReadRecorded(const SqliteHistoryStore& store, const TaskIds& ids, const ConfigSpace& space) {
+  RecordedTrials recorded;
+  for (const auto& trial : store.Trials(ids)) {
+    if (trial.result.transient) continue;  // the environment failed, not the config
+    const auto config = space.FromKey(trial.config_key);
+    if (!config || !recorded.results.emplace(trial.config_key, trial.result).second) continue;
+    recorded.valid += space.IsValid(*config);
+    if (trial.result.ok()) ++recorded.ok, recorded.best_gflops = std::max(recorded.best_gflops, trial.result.gflops);
+  }
+  return recorded;
+}
+
+// Each tuner's median trials to 95% of the best recorded, cold and warm-started from other devices.
+std::string CrossDeviceGains(const std::vector<std::pair<std::string, std::pair<double, double>>>& gains) {
+  std::ostringstream out;
+  out << "\nCross-device warm start (median trials to 95% of the best recorded, cold -> warm):\n";
+  const auto text = [](double n) { return std::isinf(n) ? std::string("never") : fmt::format("{:.0f}", n); };
+  for (const auto& [tuner, pair] : gains) {
+    const auto [cold, warm] = pair;
+    std::string ratio;
+    if (!std::isinf(warm) && warm > 0)
+      ratio = std::isinf(cold) ? ", cold never reached it" : fmt::format(", {:.2f}x fewer", cold / warm);
+    out << fmt::format("  {}: {} -> {}{}\n", tuner, text(cold), text(warm), ratio);
+  }
+  return out.str();
+}
+
 }  // namespace
 
 int RunCompare(const CompareOptions& o, std::ostream& out) {
@@ -267,18 +253,9 @@ int RunCompare(const CompareOptions& o, std::ostream& out) {
   const DeviceInfo& device = target.device;
   ConfigSpace& space = target.space;
   ApplyPins(space, o.pins);
-  std::unordered_map<std::string, MeasureResult> recorded;
-  std::vector<Config> points;
-  double best_recorded = 0;
-  int64_t ok = 0, valid_recorded = 0;
-  for (const auto& trial : store->Trials(target.ids)) {
-    if (trial.result.transient) continue;  // the environment failed, not the config
-    const auto config = space.FromKey(trial.config_key);
-    if (!config || !recorded.emplace(trial.config_key, trial.result).second) continue;
-    points.push_back(*config);
-    valid_recorded += space.IsValid(*config);
-    if (trial.result.ok()) ++ok, best_recorded = std::max(best_recorded, trial.result.gflops);
-  }
+  const RecordedTrials recorded_trials = ReadRecorded(*store, target.ids, space);
+  const auto& recorded = recorded_trials.results;
+  const double best_recorded = recorded_trials.best_gflops;
   if (best_recorded <= 0) throw UserError("no successful trial of " + what + " is recorded");
   std::vector<TunerSpec> specs;
   for (const auto& word : o.tuners) {
@@ -299,8 +276,8 @@ int RunCompare(const CompareOptions& o, std::ostream& out) {
   for (int64_t c : kCheckpoints)
     if (c <= o.trials) checkpoints.push_back(c);
   out << fmt::format("{} on {}: {} recorded configs ({} ok), best recorded {:.2f} GFLOPS\n", what, device.name,
-                     points.size(), ok, best_recorded);
-  out << RecordedShare(space, valid_recorded);
+                     recorded.size(), recorded_trials.ok, best_recorded);
+  out << RecordedShare(space, recorded_trials.valid);
   out << fmt::format(
       "{} seeds x {} trials per tuner, batches of {}. Best so far in % of the best recorded: "
       "median [quartiles]. Trials to reach a target: median (seeds that reached it).\n\n",
@@ -330,7 +307,7 @@ int RunCompare(const CompareOptions& o, std::ostream& out) {
           if (warm) tuner->Prime(cross->warm_start);
           return tuner;
         });
-        runs.push_back(Replay(task, replay, o));
+        runs.push_back(Replay(task, replay, o.trials, o.batch_size));
         if (runs_out)
           WriteRun(*runs_out, o.space.empty() ? workload.Key() : o.space, device.name, name, seed, runs.back(),
                    best_recorded);
@@ -351,17 +328,7 @@ int RunCompare(const CompareOptions& o, std::ostream& out) {
     }
   }
   out << (notes.empty() ? "" : "\n" + notes);
-  if (cross) {
-    out << "\nCross-device warm start (median trials to 95% of the best recorded, cold -> warm):\n";
-    const auto text = [](double n) { return std::isinf(n) ? std::string("never") : fmt::format("{:.0f}", n); };
-    for (const auto& [tuner, pair] : gains) {
-      const auto [cold, warm] = pair;
-      std::string ratio;
-      if (!std::isinf(warm) && warm > 0)
-        ratio = std::isinf(cold) ? ", cold never reached it" : fmt::format(", {:.2f}x fewer", cold / warm);
-      out << fmt::format("  {}: {} -> {}{}\n", tuner, text(cold), text(warm), ratio);
-    }
-  }
+  if (cross) out << CrossDeviceGains(gains);
   return 0;
 }
 

@@ -22,6 +22,7 @@
 #include "core/errors.h"
 #include "core/option_checks.h"
 #include "core/rng.h"
+#include "core/statistics.h"
 #include "networks/network.h"
 #include "ocl/cl_error.h"
 #include "ocl/cl_handle.h"
@@ -64,13 +65,6 @@ struct DeviceTensor {
   tensortune::Layout layout = tensortune::Layout::kRowMajor;
   std::vector<int64_t> dims;
 };
-
-double Median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
 
 void Check(cl_int status, const std::string& what) { ocl::CheckCl(status, what); }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "core/statistics.h"
+
 namespace tt {
 namespace {
 constexpr std::array<std::pair<MeasureStatus, std::string_view>, 6> kNames{{
@@ -38,10 +40,7 @@ MeasureResult MeasureResult::Success(std::vector<double> times_s, double flops, 
   MeasureResult r;
   r.times_s = std::move(times_s);
   r.compile_s = compile_s;
-  std::vector<double> sorted = r.times_s;
-  std::sort(sorted.begin(), sorted.end());
-  const size_t n = sorted.size();
-  r.time_s = n == 0 ? 0 : (n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]));
+  r.time_s = Median(r.times_s);
   r.gflops = r.time_s > 0 ? flops / r.time_s * 1e-9 : 0;
   return r;
 }

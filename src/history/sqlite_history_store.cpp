@@ -18,6 +18,7 @@
 
 #include "core/errors.h"
 #include "history/database_file.h"
+#include "history/measured_rule.h"
 #include "history/sqlite_rows.h"
 #include "history/timestamp.h"
 
@@ -179,14 +180,13 @@ void SqliteHistoryStore::EndRun(int64_t run_id, std::string_view status, std::st
 }
 
 std::vector<MeasuredConfig> SqliteHistoryStore::MeasuredConfigs(const TaskIds& task, bool retry_transient) const {
-  constexpr int kTimeoutsThatMeanHanging = 2;
   return Translated(path_, [&] {
     SQLite::Statement q(*db_,
                         "SELECT config_key, status, gflops, time_s, transient FROM trials "
                         "WHERE workload_id = ? AND template_id = ? AND device_id = ? ORDER BY id");
     SQLite::bind(q, task.workload, task.kernel_template, task.device);
     std::vector<MeasuredConfig> measured;
-    std::unordered_map<std::string, int> timeouts;
+    MeasuredRule rule(retry_transient);
     while (q.executeStep()) {
       MeasuredConfig m{q.getColumn(0).getString(), MeasureStatus::kOk, q.getColumn(2).getDouble(),
                        q.getColumn(3).getDouble()};
@@ -194,9 +194,7 @@ std::vector<MeasuredConfig> SqliteHistoryStore::MeasuredConfigs(const TaskIds& t
       if (!status) throw UnreadableValue("a trial of status '" + q.getColumn(1).getString() + "'");
       m.status = *status;
       const bool transient = q.getColumn(4).getInt() != 0;
-      if (transient && (retry_transient || m.status != MeasureStatus::kTimeout ||
-                        ++timeouts[m.config_key] != kTimeoutsThatMeanHanging))
-        continue;
+      if (!rule.Counts(m.config_key, m.status, transient)) continue;
       measured.push_back(std::move(m));
     }
     return measured;

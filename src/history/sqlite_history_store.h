@@ -49,7 +49,7 @@ struct ImportedTask {
   TemplateRef kernel_template;
   DeviceInfo device;
   std::vector<TrialRecord> trials;
-  std::string space_json;  // a user-defined kernel's knobs; empty for built-in templates
+  std::string space_json{};  // a user-defined kernel's knobs; empty for built-in templates
 };
 
 // A user-defined kernel (an imported Kernel Tuner space) and the workloads it has trials of.

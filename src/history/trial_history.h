@@ -22,7 +22,7 @@ struct TemplateRef {
   std::string name;
   std::string op;
   std::string source_hash;
-  std::string knob_schema;  // empty: not known
+  std::string knob_schema{};  // empty: not known
 };
 
 // Row ids of a task's workload, template and device in one database.

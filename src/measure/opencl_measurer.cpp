@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "core/errors.h"
+#include "core/statistics.h"
 #include "measure/worker_process.h"
 #include "measure/worker_protocol.h"
 
@@ -98,9 +99,7 @@ int DefaultBuilders() { return static_cast<int>(std::max(1u, std::thread::hardwa
 
 double BuildTimeoutS(double timeout_s, std::vector<double> build_seconds) {
   if (build_seconds.empty()) return timeout_s;
-  const auto middle = build_seconds.begin() + static_cast<std::ptrdiff_t>(build_seconds.size() / 2);
-  std::nth_element(build_seconds.begin(), middle, build_seconds.end());
-  return std::min(timeout_s, std::max(kBuildFloorS, kSlowBuildFactor * *middle));
+  return std::min(timeout_s, std::max(kBuildFloorS, kSlowBuildFactor * Median(std::move(build_seconds))));
 }
 
 double TimingTimeoutS(double timeout_s, double best_time_s) {

@@ -20,7 +20,7 @@ class WorkerProcess;
 int DefaultBuilders();
 
 struct OpenClMeasurerOptions {
-  std::string worker_path;        // the tensortune-worker program (see DefaultWorkerPath)
+  std::string worker_path{};      // the tensortune-worker program (see DefaultWorkerPath)
   std::string device_spec = "0";  // flat device index or case-insensitive name fragment
   double timeout_s = 10;          // per config, covering compile and run (see TimingTimeoutS)
   // Builder processes that build a batch's configs in parallel before the timing worker times
@@ -32,7 +32,7 @@ struct OpenClMeasurerOptions {
   // Called once a config's request is sent, with its index in the batch: to a builder
   // (`building`, on that builder's thread) or to the timing worker. Lets a test act while a
   // given config is in flight instead of guessing when it is.
-  std::function<void(size_t index, bool building)> on_sent;
+  std::function<void(size_t index, bool building)> on_sent{};
 };
 
 // The time limit for timing one config that was built ahead (its build is cached, so what is

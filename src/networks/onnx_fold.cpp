@@ -5,47 +5,13 @@
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <unordered_set>
 
 namespace tt::onnx_import {
 namespace {
 
 using T = onnx::TensorProto;
 using Dims = std::vector<int64_t>;
-
-bool IsInteger(int32_t type) {
-  return type == T::INT64 || type == T::INT32 || type == T::INT16 || type == T::INT8 || type == T::UINT8 ||
-         type == T::UINT16 || type == T::UINT32 || type == T::UINT64;
-}
-bool Supported(int32_t type) { return IsInteger(type) || type == T::BOOL || type == T::FLOAT || type == T::DOUBLE; }
-
-int64_t Elements(const Dims& dims) {
-  int64_t n = 1;
-  for (int64_t d : dims) {
-    if (d < 0 || (d > 0 && n > kMaxFoldedElements * 16 / d)) return kMaxFoldedElements + 1;
-    n *= d;
-  }
-  return n;
-}
-
-// A value converted to `type`: integers truncate toward zero, bool is "not zero", float rounds.
-double Convert(double v, int32_t type) {
-  if (type == T::BOOL) return v != 0 ? 1 : 0;
-  if (IsInteger(type)) return std::isfinite(v) ? std::trunc(v) : 0;
-  if (type == T::FLOAT) return static_cast<double>(static_cast<float>(v));
-  return v;
-}
-
-template <typename Raw>
-std::vector<double> FromRaw(const std::string& raw, int64_t count) {
-  std::vector<double> out;
-  if (raw.size() != static_cast<size_t>(count) * sizeof(Raw)) return {};
-  for (int64_t i = 0; i < count; ++i) {
-    Raw v;
-    std::memcpy(&v, raw.data() + i * static_cast<int64_t>(sizeof(Raw)), sizeof(Raw));
-    out.push_back(static_cast<double>(v));
-  }
-  return out;
-}
 
 std::optional<Dims> Broadcast(const std::vector<const ConstTensor*>& inputs) {
   Dims out;
@@ -109,13 +75,6 @@ std::optional<Dims> IntsAttr(const onnx::NodeProto& node, const char* name) {
   const auto* a = Attr(node, name);
   if (!a) return std::nullopt;
   return Dims(a->ints().begin(), a->ints().end());
-}
-
-// Saturating: INT64_MAX ("to the end" in a Slice) is 2^63 as a double, beyond int64_t.
-int64_t AsInt(double v) {
-  if (v >= 9.2e18) return INT64_MAX;
-  if (v <= -9.2e18) return INT64_MIN;
-  return static_cast<int64_t>(v);
 }
 
 Dims AsInts(const ConstTensor& t) {
@@ -272,148 +231,63 @@ std::optional<ConstTensor> Reduce(const std::string& op, const ConstTensor& data
   return ConstTensor{data.type, dims, acc};
 }
 
-}  // namespace
+using Folded = std::optional<std::vector<ConstTensor>>;
 
-std::optional<ConstTensor> ReadTensor(const onnx::TensorProto& t) {
-  if (t.data_location() == T::EXTERNAL || !Supported(t.data_type()) || t.has_segment()) return std::nullopt;
-  const Dims dims(t.dims().begin(), t.dims().end());
-  const int64_t n = Elements(dims);
-  if (n > kMaxFoldedElements) return std::nullopt;
-  ConstTensor out{t.data_type(), dims, {}};
-  const std::string& raw = t.raw_data();
-  switch (t.data_type()) {
-    case T::INT64:
-      out.data = t.has_raw_data() ? FromRaw<int64_t>(raw, n)
-                                  : std::vector<double>(t.int64_data().begin(), t.int64_data().end());
-      break;
-    case T::UINT64:
-    case T::UINT32:
-      out.data = t.has_raw_data() ? (t.data_type() == T::UINT64 ? FromRaw<uint64_t>(raw, n) : FromRaw<uint32_t>(raw, n))
-                                  : std::vector<double>(t.uint64_data().begin(), t.uint64_data().end());
-      break;
-    case T::FLOAT:
-      out.data =
-          t.has_raw_data() ? FromRaw<float>(raw, n) : std::vector<double>(t.float_data().begin(), t.float_data().end());
-      break;
-    case T::DOUBLE:
-      out.data = t.has_raw_data() ? FromRaw<double>(raw, n)
-                                  : std::vector<double>(t.double_data().begin(), t.double_data().end());
-      break;
-    case T::INT32:
-      out.data = t.has_raw_data() ? FromRaw<int32_t>(raw, n)
-                                  : std::vector<double>(t.int32_data().begin(), t.int32_data().end());
-      break;
-    case T::INT16:
-      out.data = t.has_raw_data() ? FromRaw<int16_t>(raw, n)
-                                  : std::vector<double>(t.int32_data().begin(), t.int32_data().end());
-      break;
-    case T::UINT16:
-      out.data = t.has_raw_data() ? FromRaw<uint16_t>(raw, n)
-                                  : std::vector<double>(t.int32_data().begin(), t.int32_data().end());
-      break;
-    case T::INT8:
-      out.data = t.has_raw_data() ? FromRaw<int8_t>(raw, n)
-                                  : std::vector<double>(t.int32_data().begin(), t.int32_data().end());
-      break;
-    case T::UINT8:
-    case T::BOOL:
-      out.data = t.has_raw_data() ? FromRaw<uint8_t>(raw, n)
-                                  : std::vector<double>(t.int32_data().begin(), t.int32_data().end());
-      break;
-    default:
-      return std::nullopt;
-  }
-  if (static_cast<int64_t>(out.data.size()) != n) return std::nullopt;
-  return out;
+// The one output of a node, when it is a small tensor of a supported type.
+Folded One(std::optional<ConstTensor> t) {
+  if (!t || !Supported(t->type) || static_cast<int64_t>(t->data.size()) != Elements(t->dims) ||
+      Elements(t->dims) > kMaxFoldedElements)
+    return std::nullopt;
+  return std::vector<ConstTensor>{std::move(*t)};
 }
 
-onnx::TensorProto WriteTensor(const std::string& name, const ConstTensor& value) {
-  onnx::TensorProto t;
-  t.set_name(name);
-  t.set_data_type(value.type);
-  for (int64_t d : value.dims) t.add_dims(d);
-  for (double v : value.data) {
-    switch (value.type) {
-      case T::INT64:
-        t.add_int64_data(AsInt(v));
-        break;
-      case T::UINT64:
-      case T::UINT32:
-        t.add_uint64_data(static_cast<uint64_t>(v));
-        break;
-      case T::FLOAT:
-        t.add_float_data(static_cast<float>(v));
-        break;
-      case T::DOUBLE:
-        t.add_double_data(v);
-        break;
-      default:
-        t.add_int32_data(static_cast<int32_t>(v));
-        break;
-    }
-  }
-  return t;
-}
-
-std::optional<std::vector<ConstTensor>> Fold(const onnx::NodeProto& node,
-                                             const std::unordered_map<std::string, ConstTensor>& values,
-                                             const ShapeLookup& shape_of) {
-  if (!node.domain().empty() && node.domain() != "ai.onnx") return std::nullopt;
-  if (node.output_size() != 1 || node.output(0).empty()) return std::nullopt;
-  const std::string& op = node.op_type();
-  auto one = [](std::optional<ConstTensor> t) -> std::optional<std::vector<ConstTensor>> {
-    if (!t || !Supported(t->type) || static_cast<int64_t>(t->data.size()) != Elements(t->dims) ||
-        Elements(t->dims) > kMaxFoldedElements)
-      return std::nullopt;
-    return std::vector<ConstTensor>{std::move(*t)};
-  };
+// Shape, Size and Constant: computed from known shapes and the node's attributes.
+Folded FoldWithoutValues(const onnx::NodeProto& node, const std::string& op, const ShapeLookup& shape_of) {
   if (op == "Shape" || op == "Size") {
     if (node.input_size() < 1) return std::nullopt;
     auto dims = shape_of(node.input(0));
     if (!dims) return std::nullopt;
-    if (op == "Size") return one(ConstTensor{T::INT64, {}, {static_cast<double>(Elements(*dims))}});
+    if (op == "Size") return One(ConstTensor{T::INT64, {}, {static_cast<double>(Elements(*dims))}});
     const int64_t rank = static_cast<int64_t>(dims->size());
     int64_t start = IntAttr(node, "start", 0), end = IntAttr(node, "end", rank);
     if (start < 0) start += rank;
     if (end < 0) end += rank;
     start = std::clamp<int64_t>(start, 0, rank);
     end = std::clamp<int64_t>(end, start, rank);
-    return one(ConstTensor{T::INT64, {end - start}, std::vector<double>(dims->begin() + start, dims->begin() + end)});
+    return One(ConstTensor{T::INT64, {end - start}, std::vector<double>(dims->begin() + start, dims->begin() + end)});
   }
   if (op == "Constant") {
-    if (const auto* a = Attr(node, "value")) return one(ReadTensor(a->t()));
-    if (const auto* a = Attr(node, "value_int")) return one(ConstTensor{T::INT64, {}, {static_cast<double>(a->i())}});
+    if (const auto* a = Attr(node, "value")) return One(ReadTensor(a->t()));
+    if (const auto* a = Attr(node, "value_int")) return One(ConstTensor{T::INT64, {}, {static_cast<double>(a->i())}});
     if (const auto* a = Attr(node, "value_ints"))
-      return one(ConstTensor{T::INT64, {a->ints_size()}, std::vector<double>(a->ints().begin(), a->ints().end())});
-    if (const auto* a = Attr(node, "value_float")) return one(ConstTensor{T::FLOAT, {}, {a->f()}});
+      return One(ConstTensor{T::INT64, {a->ints_size()}, std::vector<double>(a->ints().begin(), a->ints().end())});
+    if (const auto* a = Attr(node, "value_float")) return One(ConstTensor{T::FLOAT, {}, {a->f()}});
     if (const auto* a = Attr(node, "value_floats"))
-      return one(
+      return One(
           ConstTensor{T::FLOAT, {a->floats_size()}, std::vector<double>(a->floats().begin(), a->floats().end())});
     return std::nullopt;
   }
-  // Every other operator needs the values of its inputs (left-out optional inputs as null).
-  std::vector<const ConstTensor*> in;
-  for (const auto& name : node.input()) {
-    if (name.empty()) {
-      in.push_back(nullptr);
-      continue;
-    }
-    const auto it = values.find(name);
-    if (it == values.end()) return std::nullopt;
-    in.push_back(&it->second);
-  }
+  return std::nullopt;
+}
+
+// Operators that move, select or make integer data (shape arithmetic): Identity to Range.
+const std::unordered_set<std::string> kMovement = {"Identity",  "Cast",   "Gather",          "Unsqueeze",
+                                                   "Squeeze",   "Concat", "Slice",           "Reshape",
+                                                   "Transpose", "Expand", "ConstantOfShape", "Range"};
+
+// `in`: the node's input values, the first one known (a left-out optional input is null).
+Folded FoldMovement(const onnx::NodeProto& node, const std::string& op, const std::vector<const ConstTensor*>& in) {
   auto input = [&](size_t i) -> const ConstTensor* { return i < in.size() ? in[i] : nullptr; };
-  if (!input(0)) return std::nullopt;
   const ConstTensor& x = *input(0);
-  if (op == "Identity") return one(x);
+  if (op == "Identity") return One(x);
   if (op == "Cast") {
     ConstTensor out = x;
     out.type = static_cast<int32_t>(IntAttr(node, "to", 0));
     if (!Supported(out.type)) return std::nullopt;
     for (double& v : out.data) v = Convert(v, out.type);
-    return one(out);
+    return One(out);
   }
-  if (op == "Gather") return input(1) ? one(Gather(x, *input(1), IntAttr(node, "axis", 0))) : std::nullopt;
+  if (op == "Gather") return input(1) ? One(Gather(x, *input(1), IntAttr(node, "axis", 0))) : std::nullopt;
   if (op == "Unsqueeze" || op == "Squeeze") {
     std::optional<Dims> axes = input(1) ? std::optional(AsInts(*input(1))) : IntsAttr(node, "axes");
     ConstTensor out = x;
@@ -429,7 +303,7 @@ std::optional<std::vector<ConstTensor>> Fold(const onnx::NodeProto& node,
           return std::nullopt;
       }
       out.dims = dims;
-      return one(out);
+      return One(out);
     }
     if (!axes) return std::nullopt;
     const int64_t rank = static_cast<int64_t>(x.dims.size() + axes->size());
@@ -447,21 +321,21 @@ std::optional<std::vector<ConstTensor>> Fold(const onnx::NodeProto& node,
         out.dims.push_back(1);
       else if (next < x.dims.size())
         out.dims.push_back(x.dims[next++]);
-    return one(out);
+    return One(out);
   }
   if (op == "Concat") {
     for (const auto* t : in)
       if (!t) return std::nullopt;
-    return one(Concat(in, IntAttr(node, "axis", 0)));
+    return One(Concat(in, IntAttr(node, "axis", 0)));
   }
   if (op == "Slice") {
     if (input(1) && input(2))
-      return one(Slice(x, AsInts(*input(1)), AsInts(*input(2)),
+      return One(Slice(x, AsInts(*input(1)), AsInts(*input(2)),
                        input(3) ? std::optional(AsInts(*input(3))) : std::nullopt,
                        input(4) ? std::optional(AsInts(*input(4))) : std::nullopt));
     const auto starts = IntsAttr(node, "starts"), ends = IntsAttr(node, "ends");  // opsets before 10
     if (!starts || !ends) return std::nullopt;
-    return one(Slice(x, *starts, *ends, IntsAttr(node, "axes"), std::nullopt));
+    return One(Slice(x, *starts, *ends, IntsAttr(node, "axes"), std::nullopt));
   }
   if (op == "Reshape") {
     if (!input(1)) return std::nullopt;
@@ -489,7 +363,7 @@ std::optional<std::vector<ConstTensor>> Fold(const onnx::NodeProto& node,
     }
     ConstTensor out = x;
     out.dims = dims;
-    return one(out);
+    return One(out);
   }
   if (op == "Transpose") {
     const int64_t rank = static_cast<int64_t>(x.dims.size());
@@ -514,13 +388,13 @@ std::optional<std::vector<ConstTensor>> Fold(const onnx::NodeProto& node,
       }
       out.data.push_back(x.data[index]);
     }
-    return one(out);
+    return One(out);
   }
   if (op == "Expand") {
     if (!input(1)) return std::nullopt;
     ConstTensor shape{x.type, AsInts(*input(1)), {}};
     shape.data.assign(static_cast<size_t>(std::min<int64_t>(Elements(shape.dims), kMaxFoldedElements + 1)), 0);
-    return one(Elementwise({&x, &shape}, x.type, [](const std::vector<double>& a) { return a[0]; }));
+    return One(Elementwise({&x, &shape}, x.type, [](const std::vector<double>& a) { return a[0]; }));
   }
   if (op == "ConstantOfShape") {
     const Dims dims = AsInts(x);
@@ -531,7 +405,7 @@ std::optional<std::vector<ConstTensor>> Fold(const onnx::NodeProto& node,
       if (!v || v->data.size() != 1) return std::nullopt;
       fill = *v;
     }
-    return one(ConstTensor{fill.type, dims, std::vector<double>(static_cast<size_t>(Elements(dims)), fill.data[0])});
+    return One(ConstTensor{fill.type, dims, std::vector<double>(static_cast<size_t>(Elements(dims)), fill.data[0])});
   }
   if (op == "Range") {
     if (!input(1) || !input(2) || input(1)->data.size() != 1 || input(2)->data.size() != 1 || x.data.size() != 1)
@@ -543,11 +417,18 @@ std::optional<std::vector<ConstTensor>> Fold(const onnx::NodeProto& node,
     ConstTensor out{x.type, {static_cast<int64_t>(count)}, {}};
     for (int64_t i = 0; i < static_cast<int64_t>(count); ++i)
       out.data.push_back(start + static_cast<double>(i) * delta);
-    return one(out);
+    return One(out);
   }
+  return std::nullopt;
+}
+
+// Reductions and elementwise arithmetic, comparisons and logic.
+Folded FoldArithmetic(const onnx::NodeProto& node, const std::string& op, const std::vector<const ConstTensor*>& in) {
+  auto input = [&](size_t i) -> const ConstTensor* { return i < in.size() ? in[i] : nullptr; };
+  const ConstTensor& x = *input(0);
   if (op == "ReduceProd" || op == "ReduceSum" || op == "ReduceMax" || op == "ReduceMin") {
     std::optional<Dims> axes = input(1) ? std::optional(AsInts(*input(1))) : IntsAttr(node, "axes");
-    return one(Reduce(op, x, axes, IntAttr(node, "keepdims", 1) != 0, IntAttr(node, "noop_with_empty_axes", 0) != 0));
+    return One(Reduce(op, x, axes, IntAttr(node, "keepdims", 1) != 0, IntAttr(node, "noop_with_empty_axes", 0) != 0));
   }
   const bool integer = IsInteger(x.type);
   using Args = std::vector<double>;
@@ -624,7 +505,31 @@ std::optional<std::vector<ConstTensor>> Fold(const onnx::NodeProto& node,
     if (op == "Min") return [](const Args& a) { return *std::min_element(a.begin(), a.end()); };
     return [](const Args& a) { return *std::max_element(a.begin(), a.end()); };  // Max
   }();
-  return one(Elementwise(args, type, fn));
+  return One(Elementwise(args, type, fn));
+}
+
+}  // namespace
+
+std::optional<std::vector<ConstTensor>> Fold(const onnx::NodeProto& node,
+                                             const std::unordered_map<std::string, ConstTensor>& values,
+                                             const ShapeLookup& shape_of) {
+  if (!node.domain().empty() && node.domain() != "ai.onnx") return std::nullopt;
+  if (node.output_size() != 1 || node.output(0).empty()) return std::nullopt;
+  const std::string& op = node.op_type();
+  if (op == "Shape" || op == "Size" || op == "Constant") return FoldWithoutValues(node, op, shape_of);
+  // Every other operator needs the values of its inputs (left-out optional inputs as null).
+  std::vector<const ConstTensor*> in;
+  for (const auto& name : node.input()) {
+    if (name.empty()) {
+      in.push_back(nullptr);
+      continue;
+    }
+    const auto it = values.find(name);
+    if (it == values.end()) return std::nullopt;
+    in.push_back(&it->second);
+  }
+  if (in.empty() || !in[0]) return std::nullopt;
+  return kMovement.count(op) ? FoldMovement(node, op, in) : FoldArithmetic(node, op, in);
 }
 
 }  // namespace tt::onnx_import

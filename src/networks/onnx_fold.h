@@ -30,6 +30,17 @@ struct ConstTensor {
 std::optional<ConstTensor> ReadTensor(const onnx::TensorProto& tensor);
 onnx::TensorProto WriteTensor(const std::string& name, const ConstTensor& value);
 
+// Element types and counts (onnx_tensor.cpp). Integer types, then those the folding computes with.
+bool IsInteger(int32_t type);
+bool Supported(int32_t type);
+// The elements of a tensor of `dims`; past kMaxFoldedElements (or a negative dimension) some count
+// beyond it, without overflow.
+int64_t Elements(const std::vector<int64_t>& dims);
+// A value converted to an element type: integers truncate toward zero, bool is "not zero", float rounds.
+double Convert(double v, int32_t type);
+// Saturating: INT64_MAX ("to the end" in a Slice) is 2^63 as a double, beyond int64_t.
+int64_t AsInt(double v);
+
 // The outputs of `node` when every one of them can be computed from known values (`values`,
 // by name) and, for Shape and Size, known shapes (`shape_of`); nullopt otherwise. Only ONNX's
 // own operators on small tensors.

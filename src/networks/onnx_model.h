@@ -2,7 +2,7 @@
 // ONNX models as networks (docs/onnx.md). Only shapes are read, never weights: every Conv, Gemm
 // and MatMul that a sketch computes becomes a layer with the shapes ONNX shape inference gives at
 // the chosen input shapes; every other node is listed in Network::untuned with why and its FLOPs.
-// The ONNX and protobuf types stay inside onnx_model.cpp.
+// The ONNX and protobuf types stay inside the onnx_* files of networks/.
 #include <string>
 #include <string_view>
 

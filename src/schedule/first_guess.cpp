@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "ops/starting_config.h"
-#include "warmstart/transfer.h"
+#include "ranking/transfer.h"
 
 namespace tt {
 

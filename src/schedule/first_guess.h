@@ -19,7 +19,7 @@ struct FirstGuess {
 };
 
 // Best first, distinct, every one valid in `space`: at most `transfers` transferred configs
-// (warmstart/transfer.h: the same transfer as `best`), then the starting config for `device`
+// (ranking/transfer.h: the same transfer as `best`), then the starting config for `device`
 // (ops/starting_config.h) when it is not among them. Empty only for a space without a valid
 // config.
 std::vector<FirstGuess> FirstGuesses(const TrialHistory& history, const KernelTemplate& kernel, const TemplateRef& ref,

@@ -53,9 +53,9 @@ struct SketchReport {
   size_t history = 0;    // configs its history held when the run started
   int64_t measured = 0;  // in this process
   std::optional<TaskBest> best;
-  std::string flow;        // how its tuner started: --tuner auto's flow, or a warm start from similar workloads
-  double prior = 1;        // expected ratio to the fastest sketch (sketch_prior.h), at the last pick
-  std::string prior_note;  // what the prior rests on
+  std::string flow{};        // how its tuner started: --tuner auto's flow, or a warm start from similar workloads
+  double prior = 1;          // expected ratio to the fastest sketch (sketch_prior.h), at the last pick
+  std::string prior_note{};  // what the prior rests on
 };
 
 // The config the first round gave a task with nothing measured of its own (first_guess.h), or

@@ -3,7 +3,8 @@
 #include "core/errors.h"
 #include "history/history_queries.h"
 #include "ops/kernel_template.h"
-#include "warmstart/transfer.h"
+#include "ranking/transfer.h"
+#include "space/knob_schema.h"
 
 namespace tt {
 namespace {

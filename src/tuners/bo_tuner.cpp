@@ -265,8 +265,7 @@ Eigen::MatrixXd BoTuner::SourcePredictions(const std::vector<Config>& configs, c
 // towards the similarity-based prior weights; negative weights are cut to 0.
 void BoTuner::FitSourceWeights(const Eigen::MatrixXd& predictions, const Eigen::VectorXd& y) {
   const Eigen::Index s = predictions.cols(), n = predictions.rows();
-  std::vector<double> prior;
-  for (const Source& source : sources_) prior.push_back(0);
+  std::vector<double> prior(sources_.size(), 0.0);
   double total = 0, top = 0;
   for (const Source& source : sources_) total += source.similarity, top = std::max(top, source.similarity);
   for (size_t i = 0; i < sources_.size(); ++i) prior[i] = std::min(top, 1.0) * sources_[i].similarity / total;
@@ -385,11 +384,13 @@ Eigen::VectorXd BoTuner::ChanceToRun(size_t successes, const Eigen::MatrixXd& ca
   return (mean.array() + rate).max(kMinChanceToRun).min(1.0).matrix();
 }
 
-std::vector<Config> BoTuner::ModelBatch(size_t size) {
+// This task's results so far as the model: standardized log GFLOPS, the sources' prior fitted
+// to them, a Gaussian process on what the prior leaves; nullopt when there is nothing to model.
+std::optional<BoTuner::Fitted> BoTuner::FitModel() {
   std::vector<size_t> ok;
   for (size_t i = 0; i < observed_.size(); ++i)
     if (fitness_[i] > 0) ok.push_back(i);
-  if (dims_ == 0 || (ok.empty() && sources_.empty())) return {};
+  if (dims_ == 0 || (ok.empty() && sources_.empty())) return std::nullopt;
   const auto n = static_cast<Eigen::Index>(ok.size());
 
   // Standardized log GFLOPS; with few results the sources' spread stands in for their own.
@@ -452,9 +453,15 @@ std::vector<Config> BoTuner::ModelBatch(size_t size) {
   } else {
     gp_.Fit(gp_x, residual, *hyper_);
   }
+  return Fitted{n, n > 0 ? y.maxCoeff() : -std::numeric_limits<double>::infinity(), intercept, ok.size()};
+}
 
-  std::vector<Config> candidates = Candidates();
-  if (candidates.empty()) return {};
+// A batch of `size` candidates, one at a time: the best by the acquisition (greedy at first,
+// then expected improvement, both weighed by the chance to run), each pick conditioning the
+// others' variance as if its result were known.
+std::vector<Config> BoTuner::PickBatch(const std::vector<Config>& candidates, const Fitted& fitted, size_t size) {
+  const Eigen::Index n = fitted.n;
+  const double intercept = fitted.intercept, best = fitted.best;
   const auto m = static_cast<Eigen::Index>(candidates.size());
   const Eigen::MatrixXd xc = FeatureRows(candidates);
   Eigen::VectorXd mu, var;
@@ -468,10 +475,9 @@ std::vector<Config> BoTuner::ModelBatch(size_t size) {
     mu.array() += intercept;
   }
 
-  Eigen::VectorXd feasible = ChanceToRun(ok.size(), xc);
+  Eigen::VectorXd feasible = ChanceToRun(fitted.successes, xc);
   if (options_.feasibility != 1) feasible = feasible.array().pow(options_.feasibility).matrix();
 
-  const double best = n > 0 ? y.maxCoeff() : -std::numeric_limits<double>::infinity();
   const double noise = std::exp(hyper_->log_noise);
   std::vector<char> chosen(static_cast<size_t>(m), 0);
   std::vector<Eigen::VectorXd> conditioned;  // per pick: its covariance with every candidate, scaled
@@ -506,6 +512,14 @@ std::vector<Config> BoTuner::ModelBatch(size_t size) {
     var = (var.array() - conditioned.back().array().square()).max(1e-12).matrix();
   }
   return picks;
+}
+
+std::vector<Config> BoTuner::ModelBatch(size_t size) {
+  const auto fitted = FitModel();
+  if (!fitted) return {};
+  const std::vector<Config> candidates = Candidates();
+  if (candidates.empty()) return {};
+  return PickBatch(candidates, *fitted, size);
 }
 
 std::vector<Config> BoTuner::NextBatch(size_t max_size) {

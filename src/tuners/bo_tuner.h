@@ -73,6 +73,14 @@ class BoTuner : public Tuner {
   std::vector<Config> Candidates();
   void AddNeighbours(const Config& config, std::vector<Config>& out, std::unordered_map<uint64_t, bool>& taken);
   std::vector<Config> ModelBatch(size_t size);
+  struct Fitted {
+    Eigen::Index n = 0;  // results modelled
+    double best = 0;     // the best standardized target
+    double intercept = 0;
+    size_t successes = 0;
+  };
+  std::optional<Fitted> FitModel();
+  std::vector<Config> PickBatch(const std::vector<Config>& candidates, const Fitted& fitted, size_t size);
   // Prior mean at each config: sum over sources of weight x source prediction.
   Eigen::MatrixXd SourcePredictions(const std::vector<Config>& configs, const Eigen::MatrixXd& features) const;
   void FitSourceWeights(const Eigen::MatrixXd& predictions, const Eigen::VectorXd& y);

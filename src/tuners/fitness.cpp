@@ -36,4 +36,22 @@ void DropSeeded(std::deque<Config>& generation, const std::vector<Observation>& 
   });
 }
 
+void ScoreMeasured(const ConfigSpace& space, const std::vector<Observation>& measured, UnseenConfigs& unseen,
+                   std::vector<ScoredConfig>& observed) {
+  for (const auto& m : measured) {
+    if (!InSpace(space, m.config)) continue;
+    unseen.MarkSeen(m.config);
+    observed.push_back({m.config, Fitness(m)});
+  }
+}
+
+std::vector<Config> TakeBatch(std::deque<Config>& generation, size_t max_size) {
+  std::vector<Config> batch;
+  while (batch.size() < max_size && !generation.empty()) {
+    batch.push_back(std::move(generation.front()));
+    generation.pop_front();
+  }
+  return batch;
+}
+
 }  // namespace tt

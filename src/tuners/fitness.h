@@ -6,6 +6,7 @@
 
 #include "core/rng.h"
 #include "tuners/tuner.h"
+#include "tuners/unseen_configs.h"
 
 namespace tt {
 
@@ -25,5 +26,13 @@ std::vector<double> Fitnesses(const std::vector<ScoredConfig>& scored);
 
 // Drops from a bred, not yet proposed generation the configs that `history` seeded since.
 void DropSeeded(std::deque<Config>& generation, const std::vector<Observation>& history);
+
+// A genetic tuner's Update: each measured config of `space` is marked seen and scored into
+// `observed` (the pool of the next breeding); configs of another space are passed over.
+void ScoreMeasured(const ConfigSpace& space, const std::vector<Observation>& measured, UnseenConfigs& unseen,
+                   std::vector<ScoredConfig>& observed);
+
+// A genetic tuner's NextBatch: up to `max_size` configs from the front of a bred generation.
+std::vector<Config> TakeBatch(std::deque<Config>& generation, size_t max_size);
 
 }  // namespace tt

@@ -51,22 +51,11 @@ void GaTuner::Seed(const std::vector<Observation>& history) {
   DropSeeded(generation_, history);
 }
 
-void GaTuner::Update(const std::vector<Observation>& measured) {
-  for (const auto& m : measured) {
-    if (!InSpace(space_, m.config)) continue;
-    unseen_.MarkSeen(m.config);
-    observed_.push_back({m.config, Fitness(m)});
-  }
-}
+void GaTuner::Update(const std::vector<Observation>& measured) { ScoreMeasured(space_, measured, unseen_, observed_); }
 
 std::vector<Config> GaTuner::NextBatch(size_t max_size) {
   if (generation_.empty()) Breed();
-  std::vector<Config> batch;
-  while (batch.size() < max_size && !generation_.empty()) {
-    batch.push_back(std::move(generation_.front()));
-    generation_.pop_front();
-  }
-  return batch;
+  return TakeBatch(generation_, max_size);
 }
 
 void GaTuner::Breed() {

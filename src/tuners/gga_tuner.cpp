@@ -65,22 +65,11 @@ void GgaTuner::Prime(const WarmStart& warm_start) {
   }
 }
 
-void GgaTuner::Update(const std::vector<Observation>& measured) {
-  for (const auto& m : measured) {
-    if (!InSpace(space_, m.config)) continue;
-    unseen_.MarkSeen(m.config);
-    observed_.push_back({m.config, Fitness(m)});
-  }
-}
+void GgaTuner::Update(const std::vector<Observation>& measured) { ScoreMeasured(space_, measured, unseen_, observed_); }
 
 std::vector<Config> GgaTuner::NextBatch(size_t max_size) {
   if (generation_.empty()) Breed();
-  std::vector<Config> batch;
-  while (batch.size() < max_size && !generation_.empty()) {
-    batch.push_back(std::move(generation_.front()));
-    generation_.pop_front();
-  }
-  return batch;
+  return TakeBatch(generation_, max_size);
 }
 
 void GgaTuner::Propose(Config config, std::optional<size_t> gene) {

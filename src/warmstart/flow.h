@@ -10,9 +10,9 @@
 #include <string>
 
 #include "history/trial_history.h"
+#include "ranking/candidates.h"
 #include "tuners/tuner.h"
 #include "tuners/tuner_options.h"
-#include "warmstart/candidates.h"
 
 namespace tt {
 

@@ -105,7 +105,9 @@ TEST(HostileHistory, CraftedValuesNeverCrashOrEndInAnInternalError) {
       const auto r = RunProgram(command, dir.path());
       EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 2) << r.exit_code << " " << r.err;
       EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
-      if (r.exit_code == 2) EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+      if (r.exit_code == 2) {
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+      }
     }
   }
 }

@@ -134,7 +134,7 @@ TEST(OutputFiles, AFullDiskUnderOutIsAnEnvironmentErrorWithItsReason) {
   const std::string db = History(dir.path());
   const fs::path mount = dir.path() / "small";
   fs::create_directory(mount);
-  for (const char* format : {"csv", "json"}) {
+  for (const std::string format : {"csv", "json"}) {
     const auto r = RunProgram("unshare -m sh -c 'mount -t tmpfs -o size=8k tmpfs " + mount.string() +
                                   " && (head -c 65536 /dev/zero > " + mount.string() + "/fill 2>/dev/null; true) && " +
                                   kProgram + " export --db " + db + " --format " + format + " --out " + mount.string() +

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "history/measured_rule.h"
 #include "history/trial_history.h"
 
 namespace tt::testing {
@@ -81,14 +82,11 @@ class InMemoryHistory : public TrialHistory {
 
   std::vector<MeasuredConfig> MeasuredConfigs(const TaskIds& task, bool retry_transient = false) const override {
     std::vector<MeasuredConfig> measured;
-    std::unordered_map<std::string, int> timeouts;
+    MeasuredRule rule(retry_transient);  // the database's rule
     for (const Trial& t : trials_) {
       if (!(t.task == task)) continue;
       const MeasureResult& r = t.record.result;
-      // A config that timed out in two runs counts as hanging, as in the database.
-      if (r.transient &&
-          (retry_transient || r.status != MeasureStatus::kTimeout || ++timeouts[t.record.config_key] != 2))
-        continue;
+      if (!rule.Counts(t.record.config_key, r.status, r.transient)) continue;
       measured.push_back({t.record.config_key, r.status, r.gflops, r.time_s});
     }
     return measured;

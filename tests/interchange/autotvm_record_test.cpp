@@ -92,8 +92,9 @@ TEST(AutoTvmRecord, RecordFormat01ReadsAsTheSameRecordInFormat02) {
     EXPECT_FALSE(new_record.format_01);
     EXPECT_EQ(old_record.target, new_record.target);
     EXPECT_EQ(old_record.task_name, new_record.task_name) << i;
-    if (new_record.task_name != "conv2d_transpose_nchw.cuda" && new_record.task_name != "conv2d_nchw_winograd.cuda")
+    if (new_record.task_name != "conv2d_transpose_nchw.cuda" && new_record.task_name != "conv2d_nchw_winograd.cuda") {
       EXPECT_EQ(nlohmann::json::parse(old_record.args_json), nlohmann::json::parse(new_record.args_json)) << i;
+    }
     EXPECT_EQ(old_record.entity_json, new_record.entity_json);
     EXPECT_EQ(old_record.config_index, new_record.config_index);
     EXPECT_EQ(old_record.costs, new_record.costs);

@@ -253,6 +253,8 @@ TEST(BuildTimeout, FollowsTheTasksMedianBuildWithinAFloorAndTheTimeout) {
   EXPECT_GT(quick, 0.2 * 4);  // the floor
   EXPECT_LT(quick, slow);
   EXPECT_DOUBLE_EQ(BuildTimeoutS(10, {5, 6, 7}), 10);
+  // The median of core/statistics.h: of an even count, the mean of the middle two.
+  EXPECT_DOUBLE_EQ(BuildTimeoutS(100, {1, 3, 2, 4}), 4 * 2.5);
 }
 
 // Both builders hang on the first configs of a batch: the next round replaces them, and the

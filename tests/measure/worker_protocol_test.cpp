@@ -1,3 +1,4 @@
+// Tier: unit (no device, no program started; the folder's other tests are not)
 #include "measure/worker_protocol.h"
 
 #include <gtest/gtest.h>

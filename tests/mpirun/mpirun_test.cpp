@@ -63,14 +63,26 @@ TEST(Mpirun, TwoWorkerRanksSpendTheBudgetWithoutMeasuringAConfigTwice) {
 }
 
 // On the OpenCL device (POCL in CI) each worker rank measures through its own worker process
-// and builders, which must live from one message to the next.
+// and builders, which must live from one message to the next. A fresh POCL kernel cache makes
+// every build a cold one, as on a first run. The test asserts what the ranks must do whatever
+// the machine's load: no worker crashed or was lost, every trial of the budget recorded, some
+// measured. How long a build took is not its business: on a loaded machine a cold build may
+// pass the adaptive build limit and be recorded as a transient timeout, which is the measurer's
+// documented answer (docs/architecture.md, "Adaptive timeouts"), not a fault of the ranks.
 TEST(Mpirun, WorkerRanksMeasureOnTheOpenClDeviceThroughTheirOwnWorkerProcesses) {
   ScratchDir dir;
   const auto db = dir.path() / "history.db";
-  const auto r = RunProgram(Mpirun(3) + Tune(db, 16, "0") + " --min-time 0.01 --builders 1", dir.path());
+  const auto cache = dir.path() / "pocl-cache";
+  fs::create_directories(cache);
+  const auto r = RunProgram(
+      "POCL_CACHE_DIR=" + cache.string() + " " + Mpirun(3) + Tune(db, 16, "0") + " --min-time 0.01 --builders 1",
+      dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(Count(db, "SELECT count(*) FROM trials"), 16);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM trials WHERE error LIKE '%crashed%' OR transient"), 0)
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM trials WHERE error LIKE '%crashed%' OR error LIKE '%exited%'"), 0)
+      << Sql(db, "SELECT measured_by, status, error FROM trials WHERE status != 'ok'");
+  // Nothing but results and time limits: no runtime error, wrong answer or compile error.
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM trials WHERE status NOT IN ('ok', 'timeout', 'invalid_config')"), 0)
       << Sql(db, "SELECT measured_by, status, error FROM trials WHERE status != 'ok'");
   EXPECT_GT(Count(db, "SELECT count(*) FROM trials WHERE status = 'ok'"), 0);
   EXPECT_EQ(Count(db, "SELECT count(DISTINCT measured_by) FROM trials"), 2);

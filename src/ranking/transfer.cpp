@@ -1,4 +1,4 @@
-#include "warmstart/transfer.h"
+#include "ranking/transfer.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "warmstart/candidates.h"
+#include "ranking/candidates.h"
 
 #include <algorithm>
 #include <cmath>

@@ -10,7 +10,7 @@
 
 #include "history/trial_history.h"
 #include "space/config_space.h"
-#include "warmstart/candidates.h"
+#include "ranking/candidates.h"
 
 namespace tt {
 
