@@ -56,7 +56,8 @@ void Progress::Update(const ProgressState& s) {
   else if (elapsed > 0)
     per_s = static_cast<double>(s.done) / elapsed;
   const int64_t left = std::max<int64_t>(0, total_ - s.done);
-  const std::optional<double> eta = per_s > 0 ? std::optional(static_cast<double>(left) / per_s) : std::nullopt;
+  // Seconds left, or -1 while the rate is unknown (a plain double: GCC 12 misreads an optional here).
+  const double eta = per_s > 0 ? static_cast<double>(left) / per_s : -1;
 
   if (mode_ == ProgressMode::kJson) {
     nlohmann::json j{{"event", "progress"},
@@ -64,7 +65,7 @@ void Progress::Update(const ProgressState& s) {
                      {"total", total_},
                      {"elapsed_s", elapsed},
                      {"trials_per_min", per_s * 60},
-                     {"eta_s", eta ? nlohmann::json(*eta) : nlohmann::json(nullptr)}};
+                     {"eta_s", eta >= 0 ? nlohmann::json(eta) : nlohmann::json(nullptr)}};
     if (s.failed) j["failed"] = *s.failed;
     if (s.best_gflops) j["best_gflops"] = *s.best_gflops > 0 ? nlohmann::json(*s.best_gflops) : nlohmann::json(nullptr);
     if (s.latency_s) j["latency_s"] = *s.latency_s;
@@ -73,7 +74,7 @@ void Progress::Update(const ProgressState& s) {
   }
   std::string line = fmt::format("trials {}/{}", s.done, total_);
   if (per_s > 0) line += fmt::format("  {:.1f}/min", per_s * 60);
-  if (eta && left > 0) line += fmt::format("  ~{} left", Duration(*eta));
+  if (eta >= 0 && left > 0) line += fmt::format("  ~{} left", Duration(eta));
   if (s.latency_s && s.detail.empty()) line += fmt::format("  latency {:.3f} ms", *s.latency_s * 1e3);
   if (s.best_gflops)
     line += *s.best_gflops > 0 ? fmt::format("  best {:.2f} GFLOPS", *s.best_gflops) : "  best none yet";
