@@ -7,7 +7,7 @@
 #
 # Repetitions (environment): KILL_RUNS=20 NET_KILLS=4 WORKER_KILLS=5 SIGNAL_RUNS=3 CONC_TRIALS=6;
 # PARTS="tuner_kills worker_kills signals concurrency databases readonly full_disk hostile
-# network_twice wide_network scale" picks parts; SCALE_TRIALS=1000000 sizes the large history of part 10.
+# network_twice wide_network scale hostile_packs signals_all merge_race" picks parts; SCALE_TRIALS=1000000 sizes the large history of part 10.
 # Parts 6 and 7 mount a read-only bind mount and small tmpfs in a private mount namespace
 # (root and unshare -m); without them they report "skipped". TENSORTUNE=path.
 # Every process it starts is its own child; it kills those by pid only, never by name.
@@ -458,8 +458,129 @@ part_scale() {
   row 10 "report: s, peak KiB, exit" "$(measure "$BIN" report --db "$db" --out "$WORK/large.html")" "bounded"
 }
 
+# 12. Hostile kernel packs: forged and re-hashed manifests, edited and re-hashed sources,
+# files that are FIFOs, devices, links out of the pack, and a 300 MB manifest.
+rehash_pack() {  # recomputes every source hash and the checksum, as a forger would
+  python3 - "$1" <<'PY'
+import json, sys
+def fnv(b):
+    h = 0xcbf29ce484222325
+    for c in b:
+        h = ((h ^ c) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return "%016x" % h
+d = sys.argv[1]
+m = json.load(open(d + "/manifest.json"))
+for t in m["tasks"]:
+    t["source_hash"] = fnv(open(d + "/" + t["source_file"], "rb").read())
+m.pop("checksum", None)
+m["checksum"] = fnv(json.dumps(m, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode())
+json.dump(m, open(d + "/manifest.json", "w"), indent=2)
+PY
+}
+part_hostile_packs() {
+  echo "12. hostile kernel packs"
+  local net=$WORK/pack-net.json db=$WORK/pack.db
+  echo '{"name": "two", "layers": [{"op": "gemm", "shape": "64,64,64"}, {"op": "gemm", "shape": "32,64,48"}]}' > "$net"
+  "$BIN" tune-network "$net" --trials 8 --min-time 0.005 --db "$db" > /dev/null 2>&1
+  "$BIN" export-kernels "$net" --db "$db" --out "$WORK/pack" > /dev/null 2>&1 || { row 12 "export-kernels" "failed" 0; return; }
+  run_pack() { timeout 60 "$BIN" run-network "$net" --pack "$1" --min-time 0 --min-runs 1 "${@:2}" > /dev/null 2> "$WORK/pack.err"; }
+  run_pack "$WORK/pack"; row 12 "the pack as exported: exit" "$?" 0
+  local p=$WORK/pack-unknown
+  cp -r "$WORK/pack" "$p"
+  python3 -c "import json,sys; m=json.load(open(sys.argv[1])); t=m['tasks'][0]; t['template']='no_such_sketch'; [a.update(elements=1) for a in t['arguments'] if a['output']]; json.dump(m, open(sys.argv[1],'w'))" "$p/manifest.json"
+  rehash_pack "$p"
+  run_pack "$p"; row 12 "unknown sketch, output elements 1, re-hashed: exit" "$? ($(grep -c 'does not have' "$WORK/pack.err") says why)" "2 (1)"
+  p=$WORK/pack-elements; cp -r "$WORK/pack" "$p"
+  python3 -c "import json,sys; m=json.load(open(sys.argv[1])); [a.update(elements=1) for a in m['tasks'][0]['arguments'] if a['output']]; json.dump(m, open(sys.argv[1],'w'))" "$p/manifest.json"
+  rehash_pack "$p"
+  run_pack "$p"; row 12 "output elements 1 on a known sketch, re-hashed: exit" "$?" 2
+  p=$WORK/pack-edited; cp -r "$WORK/pack" "$p"
+  local kernel; kernel=$(ls "$p"/kernels/*.cl | head -1)
+  printf '\n// edited after export\n' >> "$kernel"
+  rehash_pack "$p"
+  run_pack "$p"; row 12 "kernel source edited and re-hashed: exit" "$?" 2
+  run_pack "$p" --trust-pack-source; row 12 "the same with --trust-pack-source: exit" "$?" 0
+  local t0
+  p=$WORK/pack-fifo; cp -r "$WORK/pack" "$p"; rm "$p/manifest.json"; mkfifo "$p/manifest.json"
+  t0=$(now); run_pack "$p"; row 12 "manifest.json a FIFO: exit; seconds" "$?; $(elapsed "$t0")" "2; < 5"
+  p=$WORK/pack-zero; cp -r "$WORK/pack" "$p"; kernel=$(ls "$p"/kernels/*.cl | head -1); rm "$kernel"; ln -s /dev/zero "$kernel"
+  row 12 "a kernel file linked to /dev/zero: s, KiB, exit" "$(measure timeout 60 "$BIN" run-network "$net" --pack "$p" --min-time 0)" "exit 2, bounded"
+  p=$WORK/pack-out; cp -r "$WORK/pack" "$p"; kernel=$(ls "$p"/kernels/*.cl | head -1); mv "$kernel" "$WORK/outside.cl"; ln -s "$WORK/outside.cl" "$kernel"
+  run_pack "$p"; row 12 "a kernel file linked out of the pack: exit" "$?" 2
+  p=$WORK/pack-huge; cp -r "$WORK/pack" "$p"; truncate -s 300M "$p/manifest.json"
+  row 12 "a 300 MB manifest: s, KiB, exit" "$(measure timeout 60 "$BIN" run-network "$net" --pack "$p" --min-time 0)" "exit 2, bounded"
+}
+
+# 13. SIGTERM, SIGINT and SIGHUP in every command: exit 130 (or 0 when it finished first),
+# no temporary left beside an output.
+part_signals_all() {
+  echo "13. signals in every command ($SIGNAL_RUNS runs per command and signal)"
+  local src=$WORK/sig-src.db net=$WORK/sig-net.json fifo=$WORK/sig.fifo
+  echo '{"name": "one", "layers": [{"op": "gemm", "shape": "64,64,64"}]}' > "$net"
+  "$BIN" tune-network "$net" --trials 8 --min-time 0.005 --db "$src" > /dev/null 2>&1
+  synthetic "$WORK/sig-big.db" 200000
+  rm -f "$fifo"; mkfifo "$fifo"
+  local -A cmds=(
+    [sql]="\"$BIN\" sql --db $src \"WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c\""
+    [import]="\"$BIN\" import tests/data/tophub/cuda_v0.10.log.gz tests/data/tophub/opencl_v0.04.log.gz --db $WORK/sig-import.db"
+    [export]="\"$BIN\" export --db $src --format csv --out $fifo"
+    [report]="\"$BIN\" report --db $src --out $fifo"
+    [merge]="\"$BIN\" merge $WORK/sig-big.db --into $WORK/sig-merged.db"
+    [run-network]="\"$BIN\" run-network $net --db $src --min-time 30"
+    [export-kernels]="\"$BIN\" export-kernels $net --db $src --out $WORK/sig-pack"
+  )
+  local name sig r
+  set -m
+  for name in sql import export report merge run-network export-kernels; do
+    local codes=""
+    for sig in TERM INT HUP; do
+      for ((r = 0; r < SIGNAL_RUNS; r++)); do
+        rm -rf "$WORK/sig-import.db" "$WORK/sig-merged.db"* "$WORK/sig-pack"
+        eval "exec ${cmds[$name]}" > /dev/null 2>&1 &  # exec: $! is tensortune itself
+        local pid=$! waited=0
+        sleep_ms $((200 + RANDOM % 800))
+        kill -s "$sig" "$pid" 2>/dev/null
+        while kill -0 "$pid" 2>/dev/null && ((waited < 100)); do sleep 0.1; waited=$((waited + 1)); done
+        if kill -0 "$pid" 2>/dev/null; then
+          kill -KILL "$pid"; wait "$pid"; codes+="hung,"
+        else
+          wait "$pid"; codes+="$?,"
+        fi
+      done
+      codes="${codes%,} "
+    done
+    local left; left=$(find "$WORK" -maxdepth 1 -name '*partial*' | wc -l)
+    row 13 "$name: exit codes (TERM INT HUP); partial files left" "${codes% }; $left" "130 (or 0 when done first); 0"
+  done
+  set +m
+}
+
+# 14. tune racing merge into the same database.
+part_merge_race() {
+  echo "14. tune racing merge ($CONC_TRIALS rounds)"
+  local src=$WORK/race-src.db r fails=0 codes="" dups=0 statuses=""
+  "$BIN" tune --op gemm --shape 64,64,64 --trials 64 --batch-size 4 --min-time 0.005 --seed 2 --db "$src" > /dev/null 2>&1
+  for ((r = 0; r < CONC_TRIALS; r++)); do
+    local db=$WORK/race$r.db
+    "$BIN" tune --op gemm --shape 64,64,64 --trials 64 --batch-size 4 --min-time 0.005 --seed $((r + 3)) --db "$db" > /dev/null 2> "$WORK/race$r.err" &
+    local pid=$! m
+    for m in 1 2 3 4 5 6; do
+      sleep_ms $((100 + RANDOM % 400))
+      "$BIN" merge "$src" --into "$db" > /dev/null 2>&1 || fails=$((fails + 1))
+    done
+    wait "$pid"
+    codes+="$? "
+    dups=$((dups + $(dup_final "$db")))
+    statuses+="$(sql "$db" "SELECT group_concat(status) FROM runs WHERE seed = $((r + 3))") "
+  done
+  row 14 "tune exit codes" "${codes% }" 0
+  row 14 "merges that failed" "$fails" 0
+  row 14 "final records of one config twice" "$dups" 0
+  row 14 "the tunes' run statuses" "${statuses% }" finished
+}
+
 START=$SECONDS
-for part in ${PARTS:-tuner_kills worker_kills signals concurrency databases readonly full_disk hostile network_twice wide_network scale}; do
+for part in ${PARTS:-tuner_kills worker_kills signals concurrency databases readonly full_disk hostile network_twice wide_network scale hostile_packs signals_all merge_race}; do
   s=$SECONDS
   "part_$part"
   echo "   ($part: $((SECONDS - s)) s)"

@@ -141,6 +141,10 @@ void RankMeasurer::LoseRank(int rank, const std::string& why, Flight& flight) {
     flight.Requeue(ids);
   }
   flight.held.erase(rank);
+  // Told now to stop without MPI_Finalize: a rank that was only stalled (SIGSTOP, a swapping
+  // host) reads it when it comes back, after the work it still had queued, and leaves, instead
+  // of waiting for rank 0 forever and keeping mpirun running.
+  channel_.Send(rank, RankTag::kStop, EncodeStop(RankStop{false}));
   log_ << fmt::format(
               "tensortune-mpi: rank {} on {} is lost ({}); {} config(s) it had in flight go to the other "
               "ranks\n",

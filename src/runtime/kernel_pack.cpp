@@ -350,8 +350,7 @@ void WritePack(const std::string& directory, const tensortune::DeviceDescription
   tt::RemovedOnSignal cleanup;  // a signal that ends the process removes the partial pack
   cleanup.Add(partial.string());
   cleanup.Add((partial / "kernels").string());
-  if (!fs::create_directories(partial / "kernels", ec))
-    throw UserError("cannot create " + partial.string() + ": " + ec.message());
+  if (!fs::create_directories(partial / "kernels", ec)) ThrowWriteError(partial, ec ? ec.value() : EEXIST);
   try {
     Json list = Json::array();
     for (size_t i = 0; i < tasks.size(); ++i) {

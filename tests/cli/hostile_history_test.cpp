@@ -212,6 +212,26 @@ TEST(HostileHistory, ExportKernelsAndRunNetworkReadAHistoryOnAReadOnlyFileSystem
   EXPECT_EQ(FilesIn(history_dir), std::set<std::string>{"recorded.db"});
 }
 
+// Before: export-kernels on a full disk said neither why nor cleaned its partial pack.
+TEST(HostileHistory, ExportKernelsOnAFullDiskSaysWhyAndLeavesNothing) {
+  if (!PrivateMountsWork()) GTEST_SKIP() << "needs root and unshare -m for a small tmpfs";
+  ScratchDir dir;
+  double best = 0;
+  const std::string db = RecordSyntheticSpace(dir.path(), 12, &best);
+  const fs::path network = dir.path() / "one.json", mount = dir.path() / "small";
+  std::ofstream(network) << R"({"name": "one", "layers": [{"op": "gemm", "shape": "16,16,16"}]})";
+  fs::create_directory(mount);
+  const auto r =
+      RunProgram("unshare -m sh -c 'mount -t tmpfs -o size=8k tmpfs " + mount.string() +
+                     " && (head -c 65536 /dev/zero > " + mount.string() + "/fill 2>/dev/null; true) && " + kProgram +
+                     " export-kernels " + network.string() + " --db " + db + " --device recorded-cpu --out " +
+                     mount.string() + "/pack; code=$?; ls -A " + mount.string() + " | grep -vx fill >&2; exit $code'",
+                 dir.path());
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;  // and `ls` saw nothing
+}
+
 // Before: tune exited 3 but its run stayed 'running', without the reason.
 TEST(HostileHistory, AFullDiskMarksTheRunFailedWithTheReason) {
   if (!PrivateMountsWork()) GTEST_SKIP() << "needs root and unshare -m for a small tmpfs";

@@ -35,9 +35,16 @@ pid_t Start(const std::string& command) {
   return pid;
 }
 
-// Whether the process has installed its handler for `signal` (its SigCgt mask), waiting for it.
+// Whether the process, once it is tensortune (the shell before its exec has handlers of its
+// own), has installed its handler for `signal` (its SigCgt mask), waiting for it.
 bool WaitUntilItHandles(pid_t pid, int signal) {
   for (int i = 0; i < 6000; ++i) {
+    std::string name;
+    std::getline(std::ifstream("/proc/" + std::to_string(pid) + "/comm"), name);
+    if (name != "tensortune") {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      continue;
+    }
     std::ifstream status("/proc/" + std::to_string(pid) + "/status");
     std::string line;
     while (std::getline(status, line))
@@ -112,7 +119,9 @@ TEST(Signals, ImportEndsWith130AndWritesNothing) {
                                               "opencl_v0.04.log.gz --db " + db.string(),
                                           signal),
               130);
-    if (fs::exists(db)) EXPECT_EQ(testing::Sql(db, "SELECT count(*) FROM trials"), "0\n");
+    if (fs::exists(db)) {
+      EXPECT_EQ(testing::Sql(db, "SELECT count(*) FROM trials"), "0\n");
+    }
   }
 }
 

@@ -187,6 +187,41 @@ TEST(Mpirun, ARankKilledMidRunCostsOnlyTheConfigsItHadInFlight) {
   EXPECT_NE(stderr_text.find("is lost"), std::string::npos) << stderr_text;
 }
 
+// Before: a rank stalled past the loss limit (SIGSTOP for 14 s) and then continued kept
+// waiting for rank 0, and mpirun with it, long after the run had finished.
+TEST(Mpirun, ARankLostWhileStalledLeavesWhenItComesBack) {
+  ScratchDir dir;
+  const auto db = dir.path() / "history.db";
+  const auto out = dir.path() / "out.txt", err = dir.path() / "err.txt";
+  const std::string line = Mpirun(3, true) + Tune(db, 600, "fake:40") + " >" + out.string() + " 2>" + err.string();
+  const pid_t job = Start(line);
+  ASSERT_GT(job, 0);
+  for (int i = 0; i < 600 && Count(db, "SELECT count(DISTINCT measured_by) FROM trials") < 2; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const pid_t rank2 = FindRank(job, 2);
+  ASSERT_GT(rank2, 0);
+  ASSERT_EQ(kill(rank2, SIGSTOP), 0);
+  for (int i = 0; i < 300 && testing::ReadFile(err).find("is lost") == std::string::npos; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  ASSERT_EQ(kill(rank2, SIGCONT), 0);
+  // The job ends by itself; after five minutes it is ended here, and the test fails.
+  int status = 0;
+  pid_t ended = 0;
+  for (int i = 0; i < 3000 && (ended = waitpid(job, &status, WNOHANG)) == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  if (ended == 0) {
+    kill(rank2, SIGKILL);
+    waitpid(job, &status, 0);
+  }
+  const std::string stderr_text = testing::ReadFile(err);
+  EXPECT_EQ(ended, job) << "mpirun still running five minutes later\n" << stderr_text;
+  EXPECT_NE(stderr_text.find("rank 2 on "), std::string::npos) << stderr_text;
+  EXPECT_NE(stderr_text.find("is lost"), std::string::npos) << stderr_text;
+  EXPECT_EQ(Count(db, "SELECT count(DISTINCT config_key) FROM trials"), 600);
+  EXPECT_EQ(Sql(db, "SELECT status FROM runs"), "finished\n");
+}
+
 TEST(Mpirun, RanksOnDevicesOfDifferentKindsAreRefused) {
   ScratchDir dir;
   const auto db = dir.path() / "history.db";
