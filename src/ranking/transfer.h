@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "history/trial_history.h"
-#include "space/config_space.h"
 #include "ranking/candidates.h"
+#include "space/config_space.h"
 
 namespace tt {
 
