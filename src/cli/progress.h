@@ -20,10 +20,10 @@ ProgressMode ResolveProgressMode(ProgressMode requested, bool terminal, bool jso
 
 struct ProgressState {
   int64_t done = 0;
-  std::optional<int64_t> failed;
-  std::optional<double> best_gflops;  // tune: the best so far
-  std::optional<double> latency_s;    // tune-network: the estimated latency (text: when no detail)
-  std::string detail;                 // written after the rest (plain and bar)
+  std::optional<int64_t> failed = std::nullopt;
+  std::optional<double> best_gflops = std::nullopt;  // tune: the best so far
+  std::optional<double> latency_s = std::nullopt;    // tune-network: the estimated latency (text: when no detail)
+  std::string detail = {};                           // written after the rest (plain and bar)
 };
 
 class Progress {

@@ -148,7 +148,7 @@ INSTANTIATE_TEST_SUITE_P(
 INSTANTIATE_TEST_SUITE_P(
     ParseErrors, CommandLineRefuses,
     ::testing::Values(Refusal{"NotANumber", "tune --op gemm --shape 8,8,8 --trials abc", "--trials"},
-                      Refusal{"MissingOperator", "tune --shape 8,8,8", "--op is required"},
+                      Refusal{"MissingOperator", "tune --shape 8,8,8", "--op and --shape are required"},
                       Refusal{"UnknownOption", "tune --op gemm --shape 8,8,8 --frobnicate 3", "--frobnicate"},
                       Refusal{"RepeatedOption", "tune --op gemm --shape 8,8,8 --trials 2 --trials 3", "--trials"},
                       Refusal{"UnknownCommand", "frobnicate", "A subcommand is required"}),
