@@ -10,6 +10,7 @@
 # --build DIR  use (and update) this CMake build folder instead of build-bundle/
 # The tarball's path is the last line printed.
 set -euo pipefail
+trap 'echo "bundle.sh: line $LINENO failed: $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/.."
 
 build=build-bundle

@@ -10,15 +10,12 @@
 #include <stdexcept>
 
 #include "core/errors.h"
+#include "measure/phase_times.h"
 
 namespace tt {
 namespace {
 
 constexpr uint64_t kArgumentSeed = 20240601;
-
-double SecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 size_t FloatsFor(size_t bytes) { return (bytes + sizeof(float) - 1) / sizeof(float); }
 
@@ -27,11 +24,6 @@ std::vector<float> Padded(const std::vector<unsigned char>& bytes) {
   std::vector<float> floats(FloatsFor(bytes.size()), 0.0f);
   if (!bytes.empty()) std::memcpy(floats.data(), bytes.data(), bytes.size());
   return floats;
-}
-
-MeasureResult WithCompileTime(MeasureResult result, double compile_s) {
-  result.compile_s = compile_s;
-  return result;
 }
 
 }  // namespace
@@ -148,11 +140,7 @@ MeasureResult UserKernelSession::Handle(const WorkerRequest& request) {
     const auto mismatch = FindMismatch();
     const double verify_s = SecondsSince(phase);
     const auto with_times = [&](MeasureResult result, double timed_s) {
-      result.compile_s = compile_s;
-      result.first_launch_s = first_launch_s;
-      result.verify_s = verify_s;
-      result.timed_s = timed_s;
-      return result;
+      return WithPhaseTimes(std::move(result), {compile_s, first_launch_s, verify_s}, timed_s);
     };
     if (mismatch) return with_times(MeasureResult::Failure(MeasureStatus::kWrongAnswer, *mismatch), 0);
     phase = std::chrono::steady_clock::now();

@@ -9,6 +9,7 @@
 
 #include "core/errors.h"
 #include "core/rng.h"
+#include "measure/phase_times.h"
 
 namespace tt {
 namespace {
@@ -47,15 +48,6 @@ std::optional<std::string> FindMismatch(const std::vector<float>& got, const std
     }
   }
   return std::nullopt;
-}
-
-MeasureResult WithCompileTime(MeasureResult result, double compile_s) {
-  result.compile_s = compile_s;
-  return result;
-}
-
-double SecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 // One work-group of the launch: enough for a driver to generate the code for its work-group
@@ -291,11 +283,7 @@ MeasureResult WorkerSession::Run(const ocl::Program& program, const WorkerReques
   const auto mismatch = FindMismatch(ws.scratch, ws.host[ws.output]);
   const double verify_s = SecondsSince(phase);
   const auto with_times = [&](MeasureResult result, double timed_s) {
-    result.compile_s = compile_s;
-    result.first_launch_s = first_launch_s;
-    result.verify_s = verify_s;
-    result.timed_s = timed_s;
-    return result;
+    return WithPhaseTimes(std::move(result), {compile_s, first_launch_s, verify_s}, timed_s);
   };
   if (mismatch) return with_times(MeasureResult::Failure(MeasureStatus::kWrongAnswer, *mismatch), 0);
   phase = std::chrono::steady_clock::now();

@@ -15,8 +15,10 @@ busybox=$(command -v busybox || true)
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-tarball=$("$source/tools/bundle.sh" --build "$build" "$work/dist" | tail -n 1)
-[[ -f "$tarball" ]] || fail "bundle.sh printed no tarball path"
+"$source/tools/bundle.sh" --build "$build" "$work/dist" >"$work/bundle.log" 2>&1 ||
+  fail "tools/bundle.sh failed: $(tail -n 5 "$work/bundle.log")"
+tarball=$(tail -n 1 "$work/bundle.log")
+[[ -f "$tarball" ]] || fail "bundle.sh printed no tarball path: $(tail -n 5 "$work/bundle.log")"
 size=$(stat -c %s "$tarball")
 ((size <= 64 * 1024 * 1024)) || fail "the bundle is $size bytes, over 64 MiB"
 mkdir "$work/root" "$work/bin"
@@ -33,7 +35,7 @@ sandbox() {
 # Nothing of the host is visible: no /usr, no /lib, no /etc.
 if sandbox /bin/sh -c 'test -e /usr || test -e /lib || test -e /etc'; then fail "the sandbox shows host folders"; fi
 
-version=$(sandbox /opt/tensortune/bin/tensortune --version)
+version=$(sandbox /opt/tensortune/bin/tensortune --version 2>&1) || fail "--version in the sandbox failed: $version"
 [[ "$version" == "tensortune "* ]] || fail "--version printed '$version'"
 
 sandbox /bin/sh -c '/opt/tensortune/bin/tensortune tune --op gemm --shape 64,64,64 --device fake --trials 8 \
