@@ -97,7 +97,8 @@ done
 # glibc loads these by name at run time (name service, character sets): the launchers' programs
 # resolve user and host names through them.
 for lib in libnss_files.so.2 libnss_dns.so.2; do
-  path=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ {print $NF; exit}')
+  # awk reads to the end: an early exit would cut ldconfig's output off (SIGPIPE under pipefail).
+  path=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ && !found {print $NF; found = 1}')
   [[ -n "$path" ]] && cp -L "$path" "$stage/lib/tensortune-deps/glibc/$lib"
 done
 # The ICD loader's default vendor folder is the host's; the bundle adds none.
