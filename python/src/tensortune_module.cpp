@@ -108,12 +108,9 @@ py::tuple Sql(const std::string& db, const std::string& query) {
   return py::make_tuple(result.columns, rows);
 }
 
-// `tensortune tune --op OP --shape SHAPE ... --json`: the summary as JSON text.
-std::string TuneOperator(const py::dict& o) {
-  tt::TuneOptions options;
-  options.op = Get<std::string>(o, "op", "");
-  options.shape = Get<std::string>(o, "shape", "");
-  options.kernel_template = Get<std::string>(o, "template", "");
+// What `tune` and `tune-network` share: the database, how to measure, and the search.
+template <typename Options>
+void ReadMeasuringAndSearch(const py::dict& o, Options& options) {
   options.db = Get<std::string>(o, "db", options.db);
   options.device = Get<std::string>(o, "device", options.device);
   options.timeout_s = Get<double>(o, "timeout", options.timeout_s);
@@ -121,10 +118,19 @@ std::string TuneOperator(const py::dict& o) {
   options.min_time_s = Get<double>(o, "min_time", options.min_time_s);
   options.tuning.tuner = Get<std::string>(o, "tuner", options.tuning.tuner);
   options.tuning.tuner_options = Get<std::map<std::string, std::string>>(o, "tuner_options", {});
-  options.tuning.trials = Get<int64_t>(o, "trials", options.tuning.trials);
   options.tuning.seed = Get<uint64_t>(o, "seed", options.tuning.seed);
   options.tuning.batch_size = Get<int64_t>(o, "batch_size", options.tuning.batch_size);
   options.tuning.time_limit_s = Get<double>(o, "time_limit", 0);
+}
+
+// `tensortune tune --op OP --shape SHAPE ... --json`: the summary as JSON text.
+std::string TuneOperator(const py::dict& o) {
+  tt::TuneOptions options;
+  options.op = Get<std::string>(o, "op", "");
+  options.shape = Get<std::string>(o, "shape", "");
+  options.kernel_template = Get<std::string>(o, "template", "");
+  ReadMeasuringAndSearch(o, options);
+  options.tuning.trials = Get<int64_t>(o, "trials", options.tuning.trials);
   options.tuning.command = "python: tensortune.tune";
   options.json = true;
   std::ostringstream out;
@@ -140,22 +146,13 @@ std::string TuneNetwork(const py::dict& o) {
   tt::TuneNetworkOptions options;
   options.network = Get<std::string>(o, "network", "");
   options.input_shapes = Get<std::vector<std::string>>(o, "input_shapes", {});
-  options.db = Get<std::string>(o, "db", options.db);
-  options.device = Get<std::string>(o, "device", options.device);
-  options.timeout_s = Get<double>(o, "timeout", options.timeout_s);
-  options.builders = Get<int>(o, "builders", options.builders);
-  options.min_time_s = Get<double>(o, "min_time", options.min_time_s);
+  ReadMeasuringAndSearch(o, options);
   options.tuning.trials = Get<int64_t>(o, "trials", 0);
   if (o.contains("batch") && !o["batch"].is_none()) {
     options.tuning.batch = o["batch"].cast<int64_t>();
     options.batch_given = true;
   }
-  options.tuning.batch_size = Get<int64_t>(o, "batch_size", options.tuning.batch_size);
   options.tuning.scheduler = Get<std::string>(o, "scheduler", options.tuning.scheduler);
-  options.tuning.tuner = Get<std::string>(o, "tuner", options.tuning.tuner);
-  options.tuning.tuner_options = Get<std::map<std::string, std::string>>(o, "tuner_options", {});
-  options.tuning.seed = Get<uint64_t>(o, "seed", options.tuning.seed);
-  options.tuning.time_limit_s = Get<double>(o, "time_limit", 0);
   options.tuning.command = "python: tensortune.tune_network " + options.network;
   options.json = true;
   std::ostringstream out;
