@@ -6,6 +6,9 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <vector>
+
+#include "tensortune/network.h"
 
 namespace tt {
 
@@ -38,6 +41,11 @@ struct RunNetworkOptions {
 // 0 done; 1 with one line on `err` when a task has nothing usable (or, with --exact-only, no
 // exact record); throws UserError / EnvironmentError like the other commands.
 int RunExportKernels(const ExportKernelsOptions& options, std::ostream& out, std::ostream& err);
+// The layers of a network (a built-in name, a JSON file or an ONNX model) at `batch`, in order,
+// a repeated layer once per occurrence ("name#2"), as tensortune::NetworkRunner runs them.
+// Throws UserError for a network that cannot be read.
+std::vector<tensortune::NetworkLayer> NetworkInstances(const std::string& network, int64_t batch);
+
 // 0 done; 1 when a layer's output differs from the CPU reference (no latency is printed then),
 // or a layer has nothing usable under --exact-only.
 int RunRunNetwork(const RunNetworkOptions& options, std::ostream& out, std::ostream& err);

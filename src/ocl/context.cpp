@@ -90,9 +90,13 @@ double Context::Launch(const Kernel& kernel, unsigned dims, const std::array<siz
   CheckCl(clGetEventInfo(raw_event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(execution), &execution, nullptr),
           "clGetEventInfo");
   CheckCl(execution < 0 ? execution : CL_SUCCESS, "kernel execution");
-  const cl_ulong start = ProfilingTime(raw_event, CL_PROFILING_COMMAND_START);
-  const cl_ulong end = ProfilingTime(raw_event, CL_PROFILING_COMMAND_END);
-  return static_cast<double>(end - start) * 1e-9;
+  return ProfiledSeconds(raw_event, raw_event);
+}
+
+double ProfiledSeconds(cl_event first, cl_event last) {
+  const cl_ulong start = ProfilingTime(first, CL_PROFILING_COMMAND_START);
+  const cl_ulong end = ProfilingTime(last, CL_PROFILING_COMMAND_END);
+  return end > start ? static_cast<double>(end - start) * 1e-9 : 0;
 }
 
 }  // namespace tt::ocl

@@ -19,6 +19,9 @@ class Context {
   explicit Context(const Device& device);  // throws EnvironmentError
 
   const DeviceInfo& device() const { return device_.info; }
+  cl_device_id device_id() const { return device_.id; }
+  cl_context handle() const { return context_.get(); }
+  cl_command_queue queue() const { return queue_.get(); }
 
   BuildResult Build(std::string_view source, std::string_view options) const;
   FloatBuffer CreateBuffer(size_t elements) const;
@@ -35,5 +38,9 @@ class Context {
   ClHandle<cl_context, clReleaseContext> context_;
   ClHandle<cl_command_queue, clReleaseCommandQueue> queue_;
 };
+
+// The profiled device time from the start of `first` to the end of `last` (the same event for
+// one command), in seconds; 0 when the end precedes the start.
+double ProfiledSeconds(cl_event first, cl_event last);
 
 }  // namespace tt::ocl

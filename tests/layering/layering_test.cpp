@@ -226,4 +226,24 @@ TEST(Layering, EveryLinkOfSrcFollowsTheArrows) {
   }
 }
 
+// OpenCL is the business of ocl/, the runtime (tensortune::NetworkRunner runs run-network's
+// layers) and the programs that measure; the command line names none of its types or calls.
+TEST(Layering, TheCommandLineNamesNoOpenClTypeOrCall) {
+  const std::regex opencl(R"((\bcl_[a-z]\w*)|(\bcl[A-Z]\w*\s*\()|(<CL/))");
+  int files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(kSource / "src" / "cli")) {
+    if (!entry.is_regular_file()) continue;
+    ++files;
+    std::ifstream in(entry.path());
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+      std::smatch m;
+      EXPECT_FALSE(std::regex_search(line, m, opencl))
+          << "src/cli/" << entry.path().filename().string() << ":" << number << " names OpenCL's " << m.str()
+          << "; OpenCL belongs in ocl/ or the runtime";
+    }
+  }
+  EXPECT_GT(files, 10) << "too few files read from src/cli";
+}
+
 }  // namespace

@@ -18,6 +18,8 @@ namespace {
 using tensortune::ErrorCode;
 using tensortune::Origin;
 using testing::ClEnvironment;
+using testing::CodeOf;
+using testing::Db;
 using testing::ScratchDir;
 
 const tensortune::Workload kGemm{"gemm", "64,48,40", {}};
@@ -74,19 +76,6 @@ Case MakeCase(const tensortune::Workload& pub, uint64_t seed = 3) {
 void ExpectCorrect(ClEnvironment& cl, const tensortune::Operator& op, const tensortune::Workload& w) {
   const Case c = MakeCase(w);
   testing::ExpectSame(RunPlain(cl, op, c.inputs), c.want);
-}
-
-std::string Db(const ScratchDir& dir) { return (dir.path() / "history.db").string(); }
-
-template <class F>
-ErrorCode CodeOf(F f) {
-  try {
-    f();
-  } catch (const tensortune::Error& e) {
-    return e.code();
-  }
-  ADD_FAILURE() << "no tensortune::Error";
-  return ErrorCode::kOpenCL;
 }
 
 tensortune::PrepareOptions Strict(Origin least) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/run_program.h"
 #include "core/rng.h"
 #include "history/sqlite_history_store.h"
 #include "ocl/devices.h"
@@ -131,5 +132,20 @@ inline void ExpectSame(const std::vector<float>& got, const std::vector<float>& 
 }
 
 inline Workload Parse(const tensortune::Workload& w) { return ParseWorkload(w.op, w.shape, w.flags); }
+
+// The history database of a test's scratch directory.
+inline std::string Db(const ScratchDir& dir) { return (dir.path() / "history.db").string(); }
+
+// The code of the tensortune::Error that `f` throws.
+template <class F>
+tensortune::ErrorCode CodeOf(F f) {
+  try {
+    f();
+  } catch (const tensortune::Error& e) {
+    return e.code();
+  }
+  ADD_FAILURE() << "no tensortune::Error";
+  return tensortune::ErrorCode::kOpenCL;
+}
 
 }  // namespace tt::testing

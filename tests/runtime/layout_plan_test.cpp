@@ -1,5 +1,5 @@
 // Tier: unit (no device, no program started; the folder's other tests are not)
-#include "cli/layout_plan.h"
+#include "runtime/layout_plan.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "cli/layout_plan.h"
+#include "runtime/layout_plan.h"
 
 #include <limits>
 #include <stdexcept>
