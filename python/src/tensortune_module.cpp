@@ -17,6 +17,7 @@
 #include "measure/opencl_measurer.h"
 #include "ops/user_kernel_spec.h"
 #include "run_kernel.h"
+#include "run_network.h"
 #include "schedule/interrupt.h"
 
 namespace py = pybind11;
@@ -255,5 +256,7 @@ PYBIND11_MODULE(_tensortune, m) {
         "`tensortune import`: (code, report, messages).");
   m.def("run_kernel", &RunKernel, py::arg("spec_json"), py::arg("base_dir"), py::arg("device"),
         "Runs one config of a kernel once in this process: per argument its bytes afterwards, or None.");
+  m.def("run_network", &tt::python::RunNetworkArrays, py::arg("options"), py::arg("inputs"),
+        "Runs a tuned network (or one operator) on arrays through the runtime: outputs, checks and times per layer.");
   m.def("default_builders", &tt::DefaultBuilders);
 }
