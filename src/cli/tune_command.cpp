@@ -20,9 +20,9 @@
 #include "measure/opencl_measurer.h"
 #include "ops/kernel_template.h"
 #include "schedule/interrupt.h"
+#include "schedule/run_plan.h"
 #include "schedule/task_tuner.h"
 #include "schedule/tuner_start.h"
-#include "tuners/tuner_factory.h"
 #include "warmstart/cross_device.h"
 
 namespace tt {
@@ -32,23 +32,6 @@ void CheckOptions(const TuneOptions& o) {
   if (o.sweep_limit != 0) CheckCount("--limit", o.sweep_limit, kMaxTrials);
   o.tuning.Check();  // a sweep plans its trials: its --trials is the default, never out of range
   CheckMeasuringTimes(o.timeout_s, o.min_time_s);
-}
-
-// What a run measures: the tuner and trials asked for, or for a sweep every valid config when
-// there are at most `sweep_limit` of them (grid order), else a random sample of that many.
-struct RunPlan {
-  std::string tuner;
-  int64_t trials = 0;
-  bool covers_space = false;  // the trials are every valid config
-};
-
-// A space too large to count (CountValidConfigs) is always sampled.
-RunPlan PlanRun(const TuneOptions& o, const ConfigSpace& space) {
-  if (o.sweep_limit <= 0) return {o.tuning.tuner, o.tuning.trials};
-  const auto limit = static_cast<uint64_t>(o.sweep_limit);
-  if (const auto valid = CountValidConfigs(space, limit); valid && *valid <= limit)
-    return {"grid", std::max<int64_t>(static_cast<int64_t>(*valid), 1), true};
-  return {"random", o.sweep_limit};
 }
 
 struct RunSummary {
@@ -124,15 +107,6 @@ void PrintSummary(std::ostream& out, const TuneOptions& o, const Workload& w, co
                        best_ever->result.gflops);
 }
 
-bool WantsOtherDevices(const TuneOptions& o, const RunPlan& plan) {
-  return plan.tuner != "auto" && o.sweep_limit == 0 && !(o.warm_from.size() == 1 && o.warm_from.front() == "none");
-}
-
-bool NamesDevices(const TuneOptions& o) {
-  return !o.warm_from.empty() &&
-         !(o.warm_from.size() == 1 && (o.warm_from.front() == "auto" || o.warm_from.front() == "none"));
-}
-
 }  // namespace
 
 int RunTune(const TuneOptions& o, std::ostream& out) {
@@ -162,23 +136,18 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
   ConfigSpace space = kernel.Space(workload, measurer.limits());
   ApplyPins(space, o.pins);
   CheckSpaceHasValidConfig(space, o.pins);
-  const RunPlan plan = PlanRun(o, space);
-  TaskTuneOptions options = o.tuning;
-  options.tuner = plan.tuner;
-  options.trials = plan.trials;
-  options.recorded_tuner = o.sweep_limit > 0 ? "sweep-" + plan.tuner : "";
-  // Tuners whose defaults scale with the budget are told the trials of this run.
-  options.tuner_options = WithBudget(plan.tuner, o.tuning.tuner_options, plan.trials);
+  const RunPlan plan = PlanRun(o.tuning, o.sweep_limit, space);
+  TaskTuneOptions options = PlannedOptions(o.tuning, plan, o.sweep_limit, measurer.parallelism());
   CheckTunerChoice(options.tuner, space, options.seed, options.tuner_options);
   const TemplateRef kernel_ref = TemplateRefOf(kernel, space);
   TuningTask task(&kernel, workload, std::move(space));
-  if (NamesDevices(o) && !std::filesystem::exists(o.db))
+  if (NamesDevices(o.warm_from) && !std::filesystem::exists(o.db))
     throw UserError("--warm-from " + o.warm_from.front() + ": no history database at " + o.db);
   auto store = SqliteHistoryStore::Open(o.db);  // the first thing that writes
   std::optional<CrossDeviceStart> cross;
-  if (WantsOtherDevices(o, plan)) {
+  if (WantsOtherDevices(o.warm_from, plan, o.sweep_limit)) {
     CrossDeviceOptions cross_options;
-    if (NamesDevices(o)) cross_options.devices = o.warm_from;
+    if (NamesDevices(o.warm_from)) cross_options.devices = o.warm_from;
     cross = CrossDeviceWarmStart(*store, workload, kernel_ref, measurer.device(), cross_options);
   }
 
@@ -202,7 +171,6 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
     progress.Update(state);
   };
   options.cross_device = cross ? &*cross : nullptr;
-  options.batch_size *= measurer.parallelism();  // under tensortune-mpi: --batch-size per worker rank
   TaskTuneReport report;
   try {
     report = TuneTask(*store, measurer, task, ids, kernel_ref, options, guard.flag(), observe, started);
