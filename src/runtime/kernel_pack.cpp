@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "core/device_json.h"
 #include "core/errors.h"
 #include "core/exit_on_signal.h"
 #include "runtime/runtime_internal.h"
@@ -29,28 +30,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The device through core's codec (the worker's hello writes the same), with its fingerprint.
 Json DeviceJson(const DeviceDescription& d) {
-  return {{"platform", d.platform},
-          {"name", d.name},
-          {"driver_version", d.driver_version},
-          {"type", d.type},
-          {"max_work_group_size", d.max_work_group_size},
-          {"local_mem_bytes", d.local_mem_bytes},
-          {"native_float_width", d.native_float_width},
-          {"fingerprint", d.fingerprint()}};
+  Json j = tt::DeviceToJson(tt::runtime::ToDeviceInfo(d));
+  j["fingerprint"] = d.fingerprint();
+  return j;
 }
 
-DeviceDescription DeviceFromJson(const Json& j) {
-  DeviceDescription d;
-  d.platform = j.at("platform").get<std::string>();
-  d.name = j.at("name").get<std::string>();
-  d.driver_version = j.at("driver_version").get<std::string>();
-  d.type = j.at("type").get<std::string>();
-  d.max_work_group_size = j.at("max_work_group_size").get<size_t>();
-  d.local_mem_bytes = j.at("local_mem_bytes").get<size_t>();
-  d.native_float_width = j.at("native_float_width").get<unsigned>();
-  return d;
-}
+DeviceDescription DeviceFromJson(const Json& j) { return tt::runtime::ToDescription(tt::DeviceFromJson(j)); }
 
 Origin OriginFromName(const std::string& name) {
   for (Origin o : {Origin::kExact, Origin::kSimilarWorkload, Origin::kOtherDevice, Origin::kDefault, Origin::kOverride})
