@@ -395,98 +395,130 @@ KernelSpec ChooseFromCandidates(const tensortune::Workload& workload, const Cand
                                                "; tune it with `tensortune tune --op " + w.op + "`");
 }
 
-KernelSpec ChooseFromPack(const tensortune::Workload& workload, const tensortune::KernelPack& pack,
-                          const DeviceInfo& device, const tensortune::PrepareOptions& options) {
-  const Workload w = ToWorkload(workload);
-  const std::string key = w.Key();
+namespace {
+
+// A pack as seen from the device it runs on.
+struct PackPlace {
+  const tensortune::KernelPack& pack;
+  std::string where;         // "kernel pack DIR"
+  std::string exported_for;  // "... was exported for 'NAME' (PLATFORM)"
+  bool same_device = false;
+};
+
+PackPlace PlaceOf(const tensortune::KernelPack& pack, const DeviceInfo& device) {
   const std::string where = "kernel pack " + pack.directory();
-  const bool same_device = pack.device().platform == device.platform && pack.device().name == device.name;
-  const std::string exported_for =
-      where + " was exported for '" + pack.device().name + "' (" + pack.device().platform + ")";
-  const bool other_accepted = Rank(Origin::kOtherDevice) <= Rank(options.least_trusted);
-  if (!same_device && !other_accepted)
-    throw Error(ErrorCode::kWrongDevice, exported_for + ", not for '" + device.name + "' (" + device.platform +
-                                             "): export a pack for this device (tensortune export-kernels --device)" +
-                                             Refusal(options));
-  std::string passed;
-  const KernelSpec* entry = pack.Find(key);
-  if (entry && !options.kernel_template.empty() && entry->choice.kernel_template != options.kernel_template) {
-    passed = "its kernel is sketch " + entry->choice.kernel_template;
-    entry = nullptr;
-  }
-  std::optional<KernelSpec> derived;
+  return {pack, where, where + " was exported for '" + pack.device().name + "' (" + pack.device().platform + ")",
+          pack.device().platform == device.platform && pack.device().name == device.name};
+}
+
+// The pack's own kernel of the workload: as exported on its device (or an Error), on another
+// device only when its config is valid there; nullopt with `passed` saying why not.
+std::optional<KernelSpec> FromEntry(const KernelSpec& entry, const Workload& w, const PackPlace& place,
+                                    const DeviceInfo& device, const tensortune::PrepareOptions& options,
+                                    std::string& passed) {
   std::string invalid_here;
-  if (entry)
-    derived = FromPack(*entry, w, device, ToDeviceInfo(pack.device()), where, options.trust_pack_source, invalid_here);
-  if (entry && same_device) {
-    if (Rank(entry->choice.origin) > Rank(options.least_trusted))
-      throw Error(ErrorCode::kMissingWorkload, where + " holds a " + tensortune::ToString(entry->choice.origin) +
-                                                   " config for " + key + Refusal(options));
+  std::optional<KernelSpec> derived = FromPack(entry, w, device, ToDeviceInfo(place.pack.device()), place.where,
+                                               options.trust_pack_source, invalid_here);
+  if (place.same_device) {
+    if (Rank(entry.choice.origin) > Rank(options.least_trusted))
+      throw Error(ErrorCode::kMissingWorkload, place.where + " holds a " + tensortune::ToString(entry.choice.origin) +
+                                                   " config for " + w.Key() + Refusal(options));
     if (!derived)
-      throw Error(ErrorCode::kDamagedPack, where + ": the config of " + key +
+      throw Error(ErrorCode::kDamagedPack, place.where + ": the config of " + w.Key() +
                                                " is not valid on the device it was exported for: " + invalid_here);
-    derived->choice.note = Describe(entry->choice) + " from " + where;
-    return std::move(*derived);
+    derived->choice.note = Describe(entry.choice) + " from " + place.where;
+    return derived;
   }
-  if (entry) {  // another device's kernel: only when its config is valid here
-    if (derived) {
-      Choice choice = entry->choice;
-      choice.origin = Origin::kOtherDevice;
-      choice.source_device = pack.device().name;
-      derived->choice = choice;
-      derived->choice.note = Describe(choice) + " from " + exported_for + "; its config is valid here";
-      return std::move(*derived);
-    }
+  if (!derived) {
     passed = "the pack's config is not valid here: " + invalid_here;
+    return std::nullopt;
   }
-  // Not in the pack (or not usable here): adapt the most similar kernel of the operator.
-  const Origin adapted_origin = same_device ? Origin::kSimilarWorkload : Origin::kOtherDevice;
-  if (!entry && Rank(adapted_origin) <= Rank(options.least_trusted)) {
-    std::optional<KernelSpec> best;
-    double best_metric = -1;
-    for (const KernelSpec& other : pack.kernels()) {
-      const Workload recorded = Workload::FromKey(other.workload);
-      if (recorded.op != w.op) continue;
-      if (!options.kernel_template.empty() && other.choice.kernel_template != options.kernel_template) continue;
-      const KernelTemplate* kernel = FindTemplate(other.choice.kernel_template);
-      if (!kernel || kernel->WhyNotApplicable(w)) continue;
-      const ConfigSpace space = kernel->Space(w, LimitsOf(device));
-      const auto values = ParseConfigKey(other.choice.config_key);
-      if (!values) continue;
-      const TargetExtents target = TargetExtentsOf(space);
-      const bool by_dimensions = target.exact.empty();
-      const double score = by_dimensions ? MatchScore(WorkloadExtents(recorded), WorkloadExtents(w))
-                                         : MatchScore(SplitExtentsOf(*values), target);
-      const double metric =
-          FilterMetric(std::max(other.choice.recorded_gflops, 1e-9), Utilisation(*values, target.exact), score);
-      const auto adapted = AdaptConfig(space, *values);
-      if (score <= 0 || !adapted || adapted->why_invalid || metric <= best_metric) continue;
-      Choice choice;
-      choice.origin = adapted_origin;
-      choice.source_workload = other.workload;
-      choice.source_device = pack.device().name;
-      choice.match_score = score;
-      choice.recorded_gflops = other.choice.recorded_gflops;
-      best = SpecFor(*kernel, w, space, adapted->config, choice);
-      best_metric = metric;
-    }
-    if (best) {
-      best->choice.note = Describe(best->choice) + ": " + key + " is not in " + where;
-      return std::move(*best);
-    }
+  Choice choice = entry.choice;
+  choice.origin = Origin::kOtherDevice;
+  choice.source_device = place.pack.device().name;
+  derived->choice = choice;
+  derived->choice.note = Describe(choice) + " from " + place.exported_for + "; its config is valid here";
+  return derived;
+}
+
+// The pack's most similar kernel of the workload's operator (by match score and utilisation),
+// adapted to the workload; nullopt when none adapts.
+std::optional<KernelSpec> AdaptFromPack(const Workload& w, const PackPlace& place, const DeviceInfo& device,
+                                        const std::string& kernel_template, Origin origin) {
+  std::optional<KernelSpec> best;
+  double best_metric = -1;
+  for (const KernelSpec& other : place.pack.kernels()) {
+    const Workload recorded = Workload::FromKey(other.workload);
+    if (recorded.op != w.op) continue;
+    if (!kernel_template.empty() && other.choice.kernel_template != kernel_template) continue;
+    const KernelTemplate* kernel = FindTemplate(other.choice.kernel_template);
+    if (!kernel || kernel->WhyNotApplicable(w)) continue;
+    const ConfigSpace space = kernel->Space(w, LimitsOf(device));
+    const auto values = ParseConfigKey(other.choice.config_key);
+    if (!values) continue;
+    const TargetExtents target = TargetExtentsOf(space);
+    const bool by_dimensions = target.exact.empty();
+    const double score = by_dimensions ? MatchScore(WorkloadExtents(recorded), WorkloadExtents(w))
+                                       : MatchScore(SplitExtentsOf(*values), target);
+    const double metric =
+        FilterMetric(std::max(other.choice.recorded_gflops, 1e-9), Utilisation(*values, target.exact), score);
+    const auto adapted = AdaptConfig(space, *values);
+    if (score <= 0 || !adapted || adapted->why_invalid || metric <= best_metric) continue;
+    Choice choice;
+    choice.origin = origin;
+    choice.source_workload = other.workload;
+    choice.source_device = place.pack.device().name;
+    choice.match_score = score;
+    choice.recorded_gflops = other.choice.recorded_gflops;
+    best = SpecFor(*kernel, w, space, adapted->config, choice);
+    best_metric = metric;
   }
-  const std::string why = entry ? passed
-                                : key + " is not in " + where + (passed.empty() ? "" : " (" + passed + ")") +
-                                      " and none of its kernels adapts to it";
+  if (best) best->choice.note = Describe(best->choice) + ": " + w.Key() + " is not in " + place.where;
+  return best;
+}
+
+// Nothing of the pack serves the workload: the template's default, or an Error naming what the
+// pack holds.
+KernelSpec DefaultOrRefusal(const Workload& w, const PackPlace& place, const DeviceInfo& device,
+                            const tensortune::PrepareOptions& options, const std::string& why) {
   if (Rank(Origin::kDefault) <= Rank(options.least_trusted)) {
     KernelSpec spec = DefaultSpec(w, device, options.kernel_template, "");
     spec.choice.note = Describe(spec.choice) + ": " + why;
     return spec;
   }
   std::string held;
-  for (const KernelSpec& k : pack.kernels()) held += (held.empty() ? "" : ", ") + k.workload;
+  for (const KernelSpec& k : place.pack.kernels()) held += (held.empty() ? "" : ", ") + k.workload;
   throw Error(ErrorCode::kMissingWorkload,
-              why + " (it holds " + std::to_string(pack.kernels().size()) + ": " + held + ")" + Refusal(options));
+              why + " (it holds " + std::to_string(place.pack.kernels().size()) + ": " + held + ")" + Refusal(options));
+}
+
+}  // namespace
+
+KernelSpec ChooseFromPack(const tensortune::Workload& workload, const tensortune::KernelPack& pack,
+                          const DeviceInfo& device, const tensortune::PrepareOptions& options) {
+  const Workload w = ToWorkload(workload);
+  const PackPlace place = PlaceOf(pack, device);
+  if (!place.same_device && Rank(Origin::kOtherDevice) > Rank(options.least_trusted))
+    throw Error(ErrorCode::kWrongDevice, place.exported_for + ", not for '" + device.name + "' (" + device.platform +
+                                             "): export a pack for this device (tensortune export-kernels --device)" +
+                                             Refusal(options));
+  std::string passed;
+  const KernelSpec* entry = pack.Find(w.Key());
+  if (entry && !options.kernel_template.empty() && entry->choice.kernel_template != options.kernel_template) {
+    passed = "its kernel is sketch " + entry->choice.kernel_template;
+    entry = nullptr;
+  }
+  if (entry) {
+    if (auto spec = FromEntry(*entry, w, place, device, options, passed)) return std::move(*spec);
+    return DefaultOrRefusal(w, place, device, options, passed);
+  }
+  // Not in the pack: adapt the most similar kernel of the operator.
+  const Origin adapted = place.same_device ? Origin::kSimilarWorkload : Origin::kOtherDevice;
+  if (Rank(adapted) <= Rank(options.least_trusted))
+    if (auto spec = AdaptFromPack(w, place, device, options.kernel_template, adapted)) return std::move(*spec);
+  return DefaultOrRefusal(w, place, device, options,
+                          w.Key() + " is not in " + place.where + (passed.empty() ? "" : " (" + passed + ")") +
+                              " and none of its kernels adapts to it");
 }
 
 }  // namespace tt::runtime
