@@ -13,7 +13,8 @@ trap 'rm -rf "$work"' EXIT
 prefix="$work/prefix"
 
 cmake --install "$build" --prefix "$prefix" >/dev/null
-for f in include/tensortune/runtime.h include/tensortune/layouts.h include/tensortune/history.h bin/tensortune \
+for f in include/tensortune/runtime.h include/tensortune/layouts.h include/tensortune/history.h \
+  include/tensortune/network.h bin/tensortune \
   bin/tensortune-worker; do
   [[ -e "$prefix/$f" ]] || { echo "not installed: $f" >&2; exit 1; }
 done
