@@ -90,9 +90,15 @@ std::vector<Config> XgbTuner::NextBatch(size_t max_size) {
 bool XgbTuner::ShouldRetrain() const {
   const auto positive = [](float f) { return f > 0; };
   if (std::none_of(fitness_.begin(), fitness_.end(), positive) &&
-      std::none_of(transfer_gflops_.begin(), transfer_gflops_.end(), positive))
+      std::none_of(transfer_gflops_.begin(), transfer_gflops_.end(), positive) &&
+      std::none_of(prior_targets_.begin(), prior_targets_.end(), positive))
     return false;
-  return new_since_fit_ >= options_.train_every || (!model_.fitted() && transfer_.rows > 0);
+  // Primed with other devices' records, the model learns how this device differs four times
+  // as often while those records still have most of the say.
+  const size_t every = prior_.rows > 0 && observed_.size() < options_.plan_size
+                           ? std::max<size_t>(1, options_.train_every / 4)
+                           : options_.train_every;
+  return new_since_fit_ >= every || (!model_.fitted() && (transfer_.rows > 0 || prior_.rows > 0));
 }
 
 void XgbTuner::Replan() {
@@ -106,9 +112,12 @@ void XgbTuner::Replan() {
   }
   const float best = targets.empty() ? 0 : *std::max_element(targets.begin(), targets.end());
   new_since_fit_ = 0;
-  if (!(best > 0)) return;  // the filter kept failures only
-  for (float& t : targets) t /= best;
-  model_.Fit(train, targets);
+  if (best > 0)
+    for (float& t : targets) t /= best;
+  else if (prior_.rows == 0)
+    return;  // the filter kept failures only
+  const FitGroups groups = AppendPrior(train, targets);
+  model_.Fit(train, targets, groups);
   UpdateImportance();
 
   const auto score = [this](const std::vector<Config>& configs) { return model_.Predict(Features(configs)); };
@@ -122,6 +131,7 @@ void XgbTuner::Replan() {
 
 std::vector<Config> XgbTuner::StartingWalkers() {
   std::vector<Config> walkers = walkers_;
+  if (walkers.empty()) walkers = warm_walkers_;  // the first anneal starts from the warm start's best
   while (walkers.size() < options_.sa_walkers) {
     auto config = unseen_.Random(rng_);
     if (!config) break;
