@@ -19,7 +19,17 @@ void XgbTuner::PrimeFromRecords(const WarmStart& warm_start) {
   const std::vector<double> relative = RelativeToSourceBest(warm_start);
   std::map<int, std::vector<size_t>> by_source;
   std::map<int, double> similarity;
+  // Other workloads' records: one task each (workload and source) for the cross-task model.
+  std::map<std::pair<int, std::vector<float>>, TaskRecords> other_workloads;
   for (size_t i = 0; i < warm_start.transfer.size(); ++i) {
+    const TransferSample& sample = warm_start.transfer[i];
+    if (!options_.transfer && sample.workload_features != workload_features_) {
+      TaskRecords& task = other_workloads[{sample.source, sample.workload_features}];
+      task.workload_features = sample.workload_features;
+      task.configs.push_back(sample.values);
+      task.gflops.push_back(sample.gflops);
+      continue;
+    }
     by_source[warm_start.transfer[i].source].push_back(i);
     similarity[warm_start.transfer[i].source] =
         std::max(similarity[warm_start.transfer[i].source], warm_start.transfer[i].similarity);
@@ -47,6 +57,11 @@ void XgbTuner::PrimeFromRecords(const WarmStart& warm_start) {
     prior_groups_.sizes.push_back(rows);
     prior_groups_.weights.push_back(static_cast<float>(similarity[source]));
   }
+  if (other_workloads.empty()) return;
+  std::vector<TaskRecords> tasks;
+  for (auto& [key, task] : other_workloads) tasks.push_back(std::move(task));
+  cross_task_.emplace(space_, rng_.Next());
+  if (!cross_task_->Fit(tasks)) cross_task_.reset();
 }
 
 // This task's rows (already in `train`) are one group; each device's records another, weighed

@@ -21,6 +21,7 @@ std::vector<double> Normalised(std::vector<double> counts) {
 void XgbTuner::Prime(const WarmStart& warm_start) {
   warm_walkers_ = BestWarmConfigs(space_, warm_start, std::max<size_t>(1, options_.sa_walkers / 2));
   if (!options_.transfer) {
+    workload_features_ = warm_start.workload_features;
     PrimeFromRecords(warm_start);
     return;
   }

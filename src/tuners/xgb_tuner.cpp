@@ -4,7 +4,6 @@
 #include <string>
 
 #include "core/errors.h"
-#include "model/simulated_annealing.h"
 #include "tuners/fitness.h"
 
 namespace tt {
@@ -74,7 +73,10 @@ void XgbTuner::Update(const std::vector<Observation>& measured) {
 }
 
 std::vector<Config> XgbTuner::NextBatch(size_t max_size) {
-  if (ShouldRetrain()) Replan();
+  if (ShouldRetrain())
+    Replan();
+  else if (!model_.fitted() && cross_task_ && !cross_task_planned_)
+    PlanFromCrossTask();
   std::vector<Config> batch;
   while (batch.size() < max_size) {
     auto config = NextCandidate();
@@ -120,7 +122,16 @@ void XgbTuner::Replan() {
   model_.Fit(train, targets, groups);
   UpdateImportance();
 
-  const auto score = [this](const std::vector<Config>& configs) { return model_.Predict(Features(configs)); };
+  Plan([this](const std::vector<Config>& configs) { return model_.Predict(Features(configs)); });
+}
+
+// The cold start's plan: the configs the cross-task model ranks best for this workload.
+void XgbTuner::PlanFromCrossTask() {
+  cross_task_planned_ = true;
+  Plan([this](const std::vector<Config>& configs) { return cross_task_->Score(workload_features_, configs); });
+}
+
+void XgbTuner::Plan(const BatchScorer& score) {
   const auto fresh = [this](const Config& config) { return unseen_.IsFresh(config); };
   const AnnealingParams params{options_.plan_size, options_.sa_steps, options_.sa_early_stop};
   AnnealingResult result = Anneal(space_, StartingWalkers(), score, fresh, params, rng_);

@@ -6,12 +6,16 @@
 // other devices' records of this task (Prime) trains the first model before any measurement:
 // each device's records are a ranking group of their own, weighed by the device's similarity
 // and less as this task's own results arrive; its best configs start the annealing walkers.
+// Records of other workloads (a similar-workloads warm start) train a cross-task model
+// (model/cross_task_model.h) that plans the first batches, before this task has a model.
 #include <cstdint>
 #include <optional>
 #include <vector>
 
 #include "core/rng.h"
+#include "model/cross_task_model.h"
 #include "model/knob_features.h"
+#include "model/simulated_annealing.h"
 #include "model/xgb_cost_model.h"
 #include "tuners/tuner.h"
 #include "tuners/tuner_options.h"
@@ -54,6 +58,8 @@ class XgbTuner : public Tuner {
  private:
   bool ShouldRetrain() const;
   void Replan();
+  void PlanFromCrossTask();
+  void Plan(const BatchScorer& score);
   std::vector<Config> StartingWalkers();
   std::optional<Config> NextCandidate();
   FeatureMatrix Features(const std::vector<Config>& configs) const;
@@ -84,8 +90,10 @@ class XgbTuner : public Tuner {
   // that device's best.
   FeatureMatrix prior_{0, 0, {}};
   std::vector<float> prior_targets_;
-  FitGroups prior_groups_;            // weights: the devices' similarity
-  std::vector<Config> warm_walkers_;  // the best transferred configs
+  FitGroups prior_groups_;                    // weights: the devices' similarity
+  std::vector<Config> warm_walkers_;          // the best transferred configs
+  std::optional<CrossTaskModel> cross_task_;  // of other workloads' records, for the cold start
+  bool cross_task_planned_ = false;
 };
 
 }  // namespace tt

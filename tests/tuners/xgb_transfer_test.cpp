@@ -68,7 +68,7 @@ TEST(XgbCostModel, SplitCountsNameTheFeaturesTheTreesUse) {
 
 // Pre-trained on another workload's trials, the first batch is already good; a cold xgb's is
 // random until it has measured train_every configs. Primed with them, plain xgb learns from
-// them too (as prior rows, without the filter).
+// them too: a cross-task model of the other workloads plans its first batch.
 TEST(XgbTransfer, FirstBatchLearnsFromOtherWorkloads) {
   const ConfigSpace recorded = Space(64), space = Space(128);
   WarmStart warm_start;
