@@ -38,7 +38,7 @@ def main():
             for by in spaces.values():
                 cold = summarise(by[name])[target][0] if name in by else math.inf
                 warm = summarise(by[name + " warm"])[target][0] if name + " warm" in by else None
-                cells.append(cell(cold) + (f" -> {cell(warm)}" if warm is not None else " (cannot use it)"))
+                cells.append(cell(cold) + (f" -> {cell(warm)}" if warm is not None else " (cold only)"))
             print(f"| {name} | " + " | ".join(cells) + " |")
         print()
 
