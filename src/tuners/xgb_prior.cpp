@@ -35,6 +35,10 @@ void XgbTuner::PrimeFromRecords(const WarmStart& warm_start) {
         std::max(similarity[warm_start.transfer[i].source], warm_start.transfer[i].similarity);
   }
   prior_ = {0, features_.size() + (options_.transfer ? workload_features_.size() : 0), {}};
+  prior_targets_.clear();
+  prior_groups_ = {};
+  cross_task_.reset();
+  cross_task_planned_ = false;
   for (auto& [source, samples] : by_source) {
     if (!(similarity[source] > 0)) continue;
     std::stable_sort(samples.begin(), samples.end(), [&](size_t a, size_t b) { return relative[a] > relative[b]; });
