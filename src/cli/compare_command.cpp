@@ -297,8 +297,11 @@ int RunCompare(const CompareOptions& o, std::ostream& out) {
   std::vector<double> fits;
   std::vector<std::pair<std::string, std::pair<double, double>>> gains;  // tuner: cold and warm trials to 95%
   for (const TunerSpec& spec : specs) {
+    const bool uses_warm_start = MakeTuner(spec.name, space, 1, spec.options)->UsesWarmStart();
+    if (cross && !uses_warm_start)
+      notes += fmt::format("{} cannot use warm-start records: its warm replay would be its cold one\n", spec.label);
     for (const bool warm : {false, true}) {
-      if (warm && !cross) continue;
+      if (warm && (!cross || !uses_warm_start)) continue;
       const std::string name = spec.label + (warm ? " warm" : "");
       std::vector<ReplayRun> runs;
       for (int64_t seed = 1; seed <= o.seeds; ++seed) {
@@ -315,9 +318,9 @@ int RunCompare(const CompareOptions& o, std::ostream& out) {
       out << TableRow(name, runs, best_recorded, checkpoints) << std::flush;
       std::vector<double> to95;
       for (const auto& r : runs) to95.push_back(TrialsToReach(r, 0.95 * best_recorded));
-      if (!warm)
+      if (!warm && uses_warm_start)
         gains.push_back({spec.label, {Quantile(to95, 0.5), 0}});
-      else
+      else if (warm)
         gains.back().second.second = Quantile(to95, 0.5);
       for (const auto& r : runs) fits.insert(fits.end(), r.model_fit_seconds.begin(), r.model_fit_seconds.end());
       if (!fits.empty())

@@ -99,15 +99,31 @@ XgbCostModel::XgbCostModel(XgbCostModel&&) noexcept = default;
 XgbCostModel& XgbCostModel::operator=(XgbCostModel&&) noexcept = default;
 
 void XgbCostModel::Fit(const FeatureMatrix& features, const std::vector<float>& targets) {
+  // All configs of a task form one query group: every pair of them is compared.
+  Fit(features, targets, FitGroups{{static_cast<unsigned>(features.rows)}, {}});
+}
+
+void XgbCostModel::Fit(const FeatureMatrix& features, const std::vector<float>& targets, const FitGroups& groups) {
   if (features.rows == 0 || targets.size() != features.rows)
     throw std::invalid_argument("Fit needs one target per feature row, and at least one row");
+  size_t grouped = 0;
+  for (unsigned size : groups.sizes) grouped += size;
+  if (grouped != features.rows || (!groups.weights.empty() && groups.weights.size() != groups.sizes.size()))
+    throw std::invalid_argument("Fit's groups do not cover the rows, or have not one weight each");
   const auto start = std::chrono::steady_clock::now();
   DMatrix train(features);
   Check(XGDMatrixSetFloatInfo(train.get(), "label", targets.data(), targets.size()), "XGDMatrixSetFloatInfo");
-  if (params_.objective == XgbObjective::kRank) {
-    // All configs of a task form one query group: every pair of them is compared.
-    const unsigned group = static_cast<unsigned>(features.rows);
-    Check(XGDMatrixSetUIntInfo(train.get(), "group", &group, 1), "XGDMatrixSetUIntInfo");
+  const bool rank = params_.objective == XgbObjective::kRank;
+  if (rank)
+    Check(XGDMatrixSetUIntInfo(train.get(), "group", groups.sizes.data(), groups.sizes.size()), "XGDMatrixSetUIntInfo");
+  if (!groups.weights.empty()) {
+    std::vector<float> weights = groups.weights;  // per group for ranking, per row for regression
+    if (!rank) {
+      weights.clear();
+      for (size_t g = 0; g < groups.sizes.size(); ++g)
+        weights.insert(weights.end(), groups.sizes[g], groups.weights[g]);
+    }
+    Check(XGDMatrixSetFloatInfo(train.get(), "weight", weights.data(), weights.size()), "XGDMatrixSetFloatInfo");
   }
   auto booster = std::make_unique<XgbBooster>(train, params_);
   for (int round = 0; round < params_.rounds; ++round)

@@ -29,6 +29,14 @@ struct XgbParams {
 
 class XgbBooster;
 
+// Training rows in consecutive groups, each with a weight: a ranking objective compares
+// configs within a group only (rows of devices of other speeds never against each other);
+// a group's weight scales its say (per row for regression). Sizes sum to the rows.
+struct FitGroups {
+  std::vector<unsigned> sizes;
+  std::vector<float> weights;  // one per group
+};
+
 class XgbCostModel {
  public:
   explicit XgbCostModel(XgbParams params = {});
@@ -39,6 +47,8 @@ class XgbCostModel {
   // Trains a fresh model on `features` (one row per config) and `targets` (higher is better).
   // Throws EnvironmentError when XGBoost fails, std::invalid_argument for mismatched sizes.
   void Fit(const FeatureMatrix& features, const std::vector<float>& targets);
+  // The same, rows in `groups` (std::invalid_argument when their sizes do not sum to the rows).
+  void Fit(const FeatureMatrix& features, const std::vector<float>& targets, const FitGroups& groups);
   // One score per row, higher predicted better. Throws std::logic_error before the first Fit.
   std::vector<float> Predict(const FeatureMatrix& features) const;
 

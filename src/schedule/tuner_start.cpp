@@ -22,13 +22,17 @@ TunerStart StartTaskTuner(TuningTask& task, const TrialHistory& store, const Tas
                           const std::map<std::string, std::string>& options, bool retry_failed,
                           const TunerPrime* prime) {
   if (name != kAuto) {
+    bool primed = false;
     task.StartTuner([&](const ConfigSpace& space) {
       auto tuner = MakeTuner(name, space, seed, options);
-      if (prime) tuner->Prime(prime->warm_start);
+      primed = prime && tuner->UsesWarmStart();
+      if (primed) tuner->Prime(prime->warm_start);
       return tuner;
     });
     SeedFromHistory(task, store, ids, retry_failed);
-    return {name, prime ? prime->explanation : ""};
+    if (prime && !primed)
+      return {name, name + " cannot use warm-start records, so it starts cold (" + prime->explanation + ")"};
+    return {name, primed ? prime->explanation : ""};
   }
   FlowChoice choice;
   task.StartTuner([&](const ConfigSpace& space) {

@@ -52,6 +52,7 @@ class BoTuner : public Tuner {
   BoTuner(const ConfigSpace& space, uint64_t seed, BoOptions options = {});
   void Seed(const std::vector<Observation>& history) override { Update(history); }
   void Prime(const WarmStart& warm_start) override;
+  bool UsesWarmStart() const override { return true; }
   std::vector<Config> NextBatch(size_t max_size) override;
   void Update(const std::vector<Observation>& measured) override;
 

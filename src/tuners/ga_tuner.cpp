@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/errors.h"
+#include "tuners/warm_configs.h"
 
 namespace tt {
 namespace {
@@ -51,6 +52,10 @@ void GaTuner::Seed(const std::vector<Observation>& history) {
   DropSeeded(generation_, history);
 }
 
+void GaTuner::Prime(const WarmStart& warm_start) {
+  for (Config& config : BestWarmConfigs(space_, warm_start, options_.Population())) warm_.push_back(std::move(config));
+}
+
 void GaTuner::Update(const std::vector<Observation>& measured) { ScoreMeasured(space_, measured, unseen_, observed_); }
 
 std::vector<Config> GaTuner::NextBatch(size_t max_size) {
@@ -67,12 +72,18 @@ void GaTuner::Breed() {
   elites_.assign(pool.begin(), pool.begin() + std::min(options_.elite_num, pool.size()));
   const std::vector<double> fitness = Fitnesses(pool);
   for (size_t i = 0; i < options_.Population(); ++i) {
-    // With nothing observed yet (the first generation) the population is random.
-    auto child = pool.empty() ? unseen_.Random(rng_) : MutateToFresh(Crossover(pool, fitness));
+    // With nothing observed yet (the first generation) the population is the warm start's
+    // best configs, then random ones.
+    auto child = pool.empty() ? FirstGeneration() : MutateToFresh(Crossover(pool, fitness));
     if (!child) break;  // the space is exhausted
     unseen_.MarkSeen(*child);
     generation_.push_back(std::move(*child));
   }
+}
+
+std::optional<Config> GaTuner::FirstGeneration() {
+  if (auto warm = TakeFresh(warm_, unseen_)) return warm;
+  return unseen_.Random(rng_);
 }
 
 // Two distinct parents (when there are two) drawn by fitness; each knob from either one.

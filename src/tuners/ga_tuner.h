@@ -4,7 +4,8 @@
 // is bred from the last one plus the elites kept so far, two parents drawn in proportion to
 // fitness, then crossed over and mutated knob by knob. Nothing seen before is proposed.
 // Crossover is uniform per knob where AutoTVM cuts at one point: knob order is arbitrary, so a
-// cut point would tie together knobs that merely sit next to each other.
+// cut point would tie together knobs that merely sit next to each other. A warm start (Prime)
+// puts the best transferred configs into the first generation, in place of random ones.
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -38,12 +39,15 @@ class GaTuner : public Tuner {
   // `space` must outlive the tuner. Throws UserError for invalid options.
   GaTuner(const ConfigSpace& space, uint64_t seed, GaOptions options = {});
   void Seed(const std::vector<Observation>& history) override;
+  void Prime(const WarmStart& warm_start) override;
+  bool UsesWarmStart() const override { return true; }
   // At most what is left of the current generation; breeds the next one when none is left.
   std::vector<Config> NextBatch(size_t max_size) override;
   void Update(const std::vector<Observation>& measured) override;
 
  private:
   void Breed();
+  std::optional<Config> FirstGeneration();
   Config Crossover(const std::vector<ScoredConfig>& pool, const std::vector<double>& fitness);
   std::optional<Config> MutateToFresh(Config gene);
 
@@ -54,6 +58,7 @@ class GaTuner : public Tuner {
   std::vector<ScoredConfig> elites_;
   std::vector<ScoredConfig> observed_;  // since the last breeding
   std::deque<Config> generation_;       // bred, not proposed yet (already marked seen)
+  std::deque<Config> warm_;             // the best transferred configs, for the first generation
 };
 
 }  // namespace tt

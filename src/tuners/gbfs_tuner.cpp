@@ -4,6 +4,7 @@
 
 #include "core/errors.h"
 #include "tuners/fitness.h"
+#include "tuners/warm_configs.h"
 
 namespace tt {
 
@@ -27,6 +28,10 @@ GbfsTuner::GbfsTuner(const ConfigSpace& space, uint64_t seed, GbfsOptions option
 void GbfsTuner::Seed(const std::vector<Observation>& history) {
   Update(history);
   if (!queue_.empty()) started_ = true;  // continue from the best recorded config
+}
+
+void GbfsTuner::Prime(const WarmStart& warm_start) {
+  for (Config& config : BestWarmConfigs(space_, warm_start, options_.rho)) warm_.push_back(std::move(config));
 }
 
 void GbfsTuner::Update(const std::vector<Observation>& measured) {
@@ -61,6 +66,12 @@ std::vector<Config> GbfsTuner::NextBatch(size_t max_size) {
   };
   if (!started_) {
     started_ = true;
+    while (batch.size() < max_size)
+      if (auto warm = TakeFresh(warm_, unseen_))
+        propose(*warm);
+      else
+        break;
+    if (!batch.empty()) return batch;  // the search expands the best of them
     const auto start = Start();
     if (start && unseen_.IsFresh(*start)) {
       propose(*start);

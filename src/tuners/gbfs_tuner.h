@@ -6,11 +6,13 @@
 // the best one not yet expanded and measures rho of its unseen valid neighbours, chosen at
 // random. The search starts from the config without multi-level tiling (every split's whole
 // extent in its first factor, every other knob at its first value) or, when history is
-// seeded, from the best recorded config; it restarts at a random unseen config when the queue
+// seeded, from the best recorded config (primed with a warm start: from the rho best
+// transferred configs, measured first); it restarts at a random unseen config when the queue
 // runs dry. The seed picks among equally good neighbours from the first step on; with
 // random_start=1 it also picks the start (a random valid config), for spreads over seeds
 // that do not all begin at the same point.
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <queue>
 #include <vector>
@@ -36,6 +38,8 @@ class GbfsTuner : public Tuner {
   // `space` must outlive the tuner. Throws UserError for invalid options.
   GbfsTuner(const ConfigSpace& space, uint64_t seed, GbfsOptions options = {});
   void Seed(const std::vector<Observation>& history) override;
+  void Prime(const WarmStart& warm_start) override;
+  bool UsesWarmStart() const override { return true; }
   std::vector<Config> NextBatch(size_t max_size) override;
   void Update(const std::vector<Observation>& measured) override;
 
@@ -58,6 +62,7 @@ class GbfsTuner : public Tuner {
   std::priority_queue<Queued> queue_;  // measured, not yet expanded
   uint64_t arrivals_ = 0;
   bool started_ = false;
+  std::deque<Config> warm_;  // the best transferred configs, the first batch
 };
 
 }  // namespace tt

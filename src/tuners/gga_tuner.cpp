@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/errors.h"
+#include "tuners/warm_configs.h"
 
 namespace tt {
 namespace {
@@ -57,11 +58,13 @@ void GgaTuner::Seed(const std::vector<Observation>& history) {
   DropSeeded(generation_, history);
 }
 
-// The candidates, best metric first, make the first population.
+// The candidates, best metric first (then other devices' best records), make the first
+// population.
 void GgaTuner::Prime(const WarmStart& warm_start) {
-  for (const auto& candidate : warm_start.candidates) {
+  // Each config seeded before may take one of the places.
+  for (const Config& config : BestWarmConfigs(space_, warm_start, options_.pop_size + unseen_.num_seen())) {
     if (generation_.size() >= options_.pop_size) break;
-    if (InSpace(space_, candidate.config) && unseen_.IsFresh(candidate.config)) Propose(candidate.config, std::nullopt);
+    if (unseen_.IsFresh(config)) Propose(config, std::nullopt);
   }
 }
 

@@ -39,6 +39,7 @@ class GgaTuner : public Tuner {
   GgaTuner(const ConfigSpace& space, uint64_t seed, GgaOptions options = {});
   void Seed(const std::vector<Observation>& history) override;
   void Prime(const WarmStart& warm_start) override;
+  bool UsesWarmStart() const override { return true; }
   std::vector<Config> NextBatch(size_t max_size) override;
   void Update(const std::vector<Observation>& measured) override;
 

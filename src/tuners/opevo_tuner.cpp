@@ -5,6 +5,7 @@
 
 #include "core/errors.h"
 #include "space/q_random_walk.h"
+#include "tuners/warm_configs.h"
 
 namespace tt {
 namespace {
@@ -38,6 +39,11 @@ void OpEvoTuner::Seed(const std::vector<Observation>& history) {
   seeded_or_proposed_ += history.size();
 }
 
+// The first lambda configs: the best transferred ones instead of random ones.
+void OpEvoTuner::Prime(const WarmStart& warm_start) {
+  for (Config& config : BestWarmConfigs(space_, warm_start, options_.parents)) warm_.push_back(std::move(config));
+}
+
 void OpEvoTuner::Update(const std::vector<Observation>& measured) {
   for (const auto& m : measured) Observe(m);
 }
@@ -59,18 +65,24 @@ void OpEvoTuner::Observe(const Observation& observation) {
 }
 
 std::vector<Config> OpEvoTuner::NextBatch(size_t max_size) {
-  // Algorithm 1: lambda random configs first (seeded history counts), then rho children.
+  // Algorithm 1: lambda random configs first (seeded history counts; warm-start configs
+  // stand in for random ones), then rho children.
   const bool initial = seeded_or_proposed_ < options_.parents;
   const size_t size = std::min(max_size, initial ? options_.parents - seeded_or_proposed_ : options_.offspring);
   std::vector<Config> batch;
   while (batch.size() < size) {
-    auto config = initial ? unseen_.Random(rng_) : NextChild();
+    auto config = initial ? NextInitial() : NextChild();
     if (!config) break;
     unseen_.MarkSeen(*config);
     batch.push_back(std::move(*config));
   }
   seeded_or_proposed_ += batch.size();
   return batch;
+}
+
+std::optional<Config> OpEvoTuner::NextInitial() {
+  if (auto warm = TakeFresh(warm_, unseen_)) return warm;
+  return unseen_.Random(rng_);
 }
 
 std::optional<Config> OpEvoTuner::NextChild() {

@@ -22,9 +22,12 @@ class Tuner {
   // Configs already measured for this task (earlier runs). They are never proposed again,
   // and a tuner may learn from them.
   virtual void Seed(const std::vector<Observation>& history) = 0;
-  // History of similar tasks, given before the first NextBatch. Tuners that cannot use it
-  // ignore it.
+  // History of similar tasks or other devices, given before the first NextBatch. Tuners that
+  // cannot use it ignore it, and say so through UsesWarmStart.
   virtual void Prime(const WarmStart&) {}
+  // Whether Prime changes what the tuner proposes; false: a warm start is ignored, and the
+  // callers that were given one say so.
+  virtual bool UsesWarmStart() const { return false; }
   // Up to `max_size` valid configs never proposed or seeded before. Empty only when the
   // space holds no such config any more.
   virtual std::vector<Config> NextBatch(size_t max_size) = 0;

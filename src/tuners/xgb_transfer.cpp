@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "tuners/warm_configs.h"
 #include "tuners/xgb_tuner.h"
 
 namespace tt {
@@ -18,11 +19,23 @@ std::vector<double> Normalised(std::vector<double> counts) {
 }  // namespace
 
 void XgbTuner::Prime(const WarmStart& warm_start) {
-  if (!options_.transfer) return;
+  warm_walkers_ = BestWarmConfigs(space_, warm_start, std::max<size_t>(1, options_.sa_walkers / 2));
+  if (!options_.transfer) {
+    workload_features_ = warm_start.workload_features;
+    PrimeFromRecords(warm_start);
+    return;
+  }
   workload_features_ = warm_start.workload_features;
   const size_t cols = features_.size() + workload_features_.size();
   transfer_ = {0, cols, {}};
+  // Records of this very workload (other devices') are prior data, as for xgb; the filter is
+  // for other workloads' records.
+  WarmStart same_workload;
+  for (const TransferSample& sample : warm_start.transfer)
+    if (sample.workload_features == workload_features_) same_workload.transfer.push_back(sample);
+  PrimeFromRecords(same_workload);
   for (const TransferSample& sample : warm_start.transfer) {
+    if (sample.workload_features == workload_features_) continue;
     const auto config_features = features_.OfValues(sample.values);
     if (!config_features || sample.workload_features.size() != workload_features_.size()) continue;
     transfer_.values.insert(transfer_.values.end(), config_features->begin(), config_features->end());

@@ -4,7 +4,6 @@
 #include <string>
 
 #include "core/errors.h"
-#include "model/simulated_annealing.h"
 #include "tuners/fitness.h"
 
 namespace tt {
@@ -74,7 +73,10 @@ void XgbTuner::Update(const std::vector<Observation>& measured) {
 }
 
 std::vector<Config> XgbTuner::NextBatch(size_t max_size) {
-  if (ShouldRetrain()) Replan();
+  if (ShouldRetrain())
+    Replan();
+  else if (!model_.fitted() && cross_task_ && !cross_task_planned_)
+    PlanFromCrossTask();
   std::vector<Config> batch;
   while (batch.size() < max_size) {
     auto config = NextCandidate();
@@ -90,9 +92,15 @@ std::vector<Config> XgbTuner::NextBatch(size_t max_size) {
 bool XgbTuner::ShouldRetrain() const {
   const auto positive = [](float f) { return f > 0; };
   if (std::none_of(fitness_.begin(), fitness_.end(), positive) &&
-      std::none_of(transfer_gflops_.begin(), transfer_gflops_.end(), positive))
+      std::none_of(transfer_gflops_.begin(), transfer_gflops_.end(), positive) &&
+      std::none_of(prior_targets_.begin(), prior_targets_.end(), positive))
     return false;
-  return new_since_fit_ >= options_.train_every || (!model_.fitted() && transfer_.rows > 0);
+  // Primed with other devices' records, the model learns how this device differs four times
+  // as often while those records still have most of the say.
+  const size_t every = prior_.rows > 0 && observed_.size() < options_.plan_size
+                           ? std::max<size_t>(1, options_.train_every / 4)
+                           : options_.train_every;
+  return new_since_fit_ >= every || (!model_.fitted() && (transfer_.rows > 0 || prior_.rows > 0));
 }
 
 void XgbTuner::Replan() {
@@ -106,12 +114,24 @@ void XgbTuner::Replan() {
   }
   const float best = targets.empty() ? 0 : *std::max_element(targets.begin(), targets.end());
   new_since_fit_ = 0;
-  if (!(best > 0)) return;  // the filter kept failures only
-  for (float& t : targets) t /= best;
-  model_.Fit(train, targets);
+  if (best > 0)
+    for (float& t : targets) t /= best;
+  else if (prior_.rows == 0)
+    return;  // the filter kept failures only
+  const FitGroups groups = AppendPrior(train, targets);
+  model_.Fit(train, targets, groups);
   UpdateImportance();
 
-  const auto score = [this](const std::vector<Config>& configs) { return model_.Predict(Features(configs)); };
+  Plan([this](const std::vector<Config>& configs) { return model_.Predict(Features(configs)); });
+}
+
+// The cold start's plan: the configs the cross-task model ranks best for this workload.
+void XgbTuner::PlanFromCrossTask() {
+  cross_task_planned_ = true;
+  Plan([this](const std::vector<Config>& configs) { return cross_task_->Score(workload_features_, configs); });
+}
+
+void XgbTuner::Plan(const BatchScorer& score) {
   const auto fresh = [this](const Config& config) { return unseen_.IsFresh(config); };
   const AnnealingParams params{options_.plan_size, options_.sa_steps, options_.sa_early_stop};
   AnnealingResult result = Anneal(space_, StartingWalkers(), score, fresh, params, rng_);
@@ -122,6 +142,7 @@ void XgbTuner::Replan() {
 
 std::vector<Config> XgbTuner::StartingWalkers() {
   std::vector<Config> walkers = walkers_;
+  if (walkers.empty()) walkers = warm_walkers_;  // the first anneal starts from the warm start's best
   while (walkers.size() < options_.sa_walkers) {
     auto config = unseen_.Random(rng_);
     if (!config) break;

@@ -2,13 +2,20 @@
 // AutoTVM's model-based tuner (XGBTuner): random configs until train_every observations have
 // arrived, then an XGBoost cost model on knob features, simulated annealing over that model
 // to plan the plan_size best-predicted unseen configs, proposed in order with an epsilon share
-// of random ones; retrained after every train_every further observations.
+// of random ones; retrained after every train_every further observations. A warm start from
+// other devices' records of this task (Prime) trains the first model before any measurement:
+// each device's records are a ranking group of their own, weighed by the device's similarity
+// and less as this task's own results arrive; its best configs start the annealing walkers.
+// Records of other workloads (a similar-workloads warm start) train a cross-task model
+// (model/cross_task_model.h) that plans the first batches, before this task has a model.
 #include <cstdint>
 #include <optional>
 #include <vector>
 
 #include "core/rng.h"
+#include "model/cross_task_model.h"
 #include "model/knob_features.h"
+#include "model/simulated_annealing.h"
 #include "model/xgb_cost_model.h"
 #include "tuners/tuner.h"
 #include "tuners/tuner_options.h"
@@ -40,7 +47,8 @@ class XgbTuner : public Tuner {
   XgbTuner(const ConfigSpace& space, uint64_t seed, const TunerOptionMap& options = {});
   XgbTuner(const ConfigSpace& space, uint64_t seed, XgbTunerOptions options);
   void Seed(const std::vector<Observation>& history) override { Update(history); }
-  void Prime(const WarmStart& warm_start) override;  // transfer mode only
+  void Prime(const WarmStart& warm_start) override;
+  bool UsesWarmStart() const override { return true; }
   std::vector<Config> NextBatch(size_t max_size) override;
   void Update(const std::vector<Observation>& measured) override;
 
@@ -50,10 +58,14 @@ class XgbTuner : public Tuner {
  private:
   bool ShouldRetrain() const;
   void Replan();
+  void PlanFromCrossTask();
+  void Plan(const BatchScorer& score);
   std::vector<Config> StartingWalkers();
   std::optional<Config> NextCandidate();
   FeatureMatrix Features(const std::vector<Config>& configs) const;
   std::vector<size_t> FilterTransfer();
+  void PrimeFromRecords(const WarmStart& warm_start);  // same-workload records: prior rows
+  FitGroups AppendPrior(FeatureMatrix& train, std::vector<float>& targets) const;
   void UpdateImportance();
 
   const ConfigSpace& space_;
@@ -74,6 +86,14 @@ class XgbTuner : public Tuner {
   std::vector<float> transfer_gflops_;
   std::vector<double> transfer_similarity_;
   std::vector<double> importance_;  // per feature, sums to 1 once a model exists
+  // Plain mode's warm start: other devices' records, one group per device, targets relative to
+  // that device's best.
+  FeatureMatrix prior_{0, 0, {}};
+  std::vector<float> prior_targets_;
+  FitGroups prior_groups_;                    // weights: the devices' similarity
+  std::vector<Config> warm_walkers_;          // the best transferred configs
+  std::optional<CrossTaskModel> cross_task_;  // of other workloads' records, for the cold start
+  bool cross_task_planned_ = false;
 };
 
 }  // namespace tt

@@ -225,6 +225,26 @@ TEST(TuneNetwork, ATaskTunedLaterInTheRunStartsFromTheRecordsOfOneTunedBefore) {
     for (const auto& s : t.sketches) EXPECT_EQ(s.flow, "") << s.template_name;
 }
 
+// The same with xgb, whose first batches the cross-task model of the earlier task's records
+// plans, and with random, which cannot use the records and says so.
+TEST(TuneNetwork, WarmSimilarPrimesXgbAndRandomSaysItCannotUseIt) {
+  for (const std::string tuner : {"xgb", "random"}) {
+    TempDir dir;
+    auto store = SqliteHistoryStore::Open(dir.File("h.db"));
+    FakeMeasurer fake{testing::IndexGflops};
+    NetworkTuneOptions o = Options("round-robin", 24);
+    o.tuner = tuner;
+    o.warm_similar = true;
+    const auto report = TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, Tiny(), o, nullptr);
+    std::string flow;
+    for (const auto& s : report.tasks.at(1).sketches)
+      if (s.template_name == "gemm_tiled") flow = s.flow;
+    const std::string expected = tuner == "xgb" ? "warm start from " : "random cannot use warm-start records";
+    EXPECT_EQ(flow.rfind(expected, 0), 0u) << flow;
+    EXPECT_GT(report.tasks.at(1).sketches.front().measured + report.tasks.at(1).sketches.back().measured, 0);
+  }
+}
+
 TEST(TuneNetwork, BadOptionsAreRefusedBeforeAnythingIsWritten) {
   TempDir dir;
   const std::string db = dir.File("h.db");

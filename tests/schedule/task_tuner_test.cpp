@@ -114,5 +114,26 @@ TEST_F(TuneTaskInMemory, OptionsOutOfRangeAreRefusedBeforeARunIsRecorded) {
   EXPECT_EQ(history.run_count(), 0u);
 }
 
+// Other devices' records of the task: a tuner that uses them says where they came from; one
+// that cannot says so, and starts cold.
+TEST_F(TuneTaskInMemory, ATunerThatCannotUseOtherDevicesRecordsSaysSo) {
+  CrossDeviceStart cross;
+  DeviceInfo other = CpuDevice();
+  other.name = "Other device";
+  cross.sources.push_back({other, {}, 0.5, 1});
+  const Task probe = Make(small);
+  const ConfigSpace& space = probe.task->space();
+  cross.warm_start.transfer.push_back({*ParseConfigKey(space.Key(space.FromIndex(0))), {}, 10, 0.5, 0});
+  for (const std::string tuner : {"random", "ga"}) {
+    Task t = Make(small);
+    TaskTuneOptions o = Options(tuner, 5);
+    o.cross_device = &cross;
+    const TaskTuneReport report = TuneTask(history, fake, *t.task, t.ids, t.ref, o, nullptr);
+    const bool says_cannot = report.warm_start.find(tuner + " cannot use warm-start records") != std::string::npos;
+    EXPECT_EQ(says_cannot, tuner == "random") << report.warm_start;
+    EXPECT_NE(report.warm_start.find("Other device (similarity 0.50"), std::string::npos) << report.warm_start;
+  }
+}
+
 }  // namespace
 }  // namespace tt
