@@ -248,4 +248,9 @@ const KernelTemplate& Conv2dWinogradTemplate() {
   return instance;
 }
 
+bool IsWinogradSketch(const KernelTemplate& t) {
+  return &t == &Conv2dWinogradTemplate() || &t == &Conv2dWinogradF2NchwcTemplate() ||
+         &t == &Conv2dWinogradF4NchwcTemplate();
+}
+
 }  // namespace tt
