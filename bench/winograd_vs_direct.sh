@@ -48,7 +48,7 @@ echo "commit $(git rev-parse --short HEAD), $(date -u +%Y-%m-%dT%H:%MZ), load $(
 echo
 join() { local IFS='|'; echo "$*" | sed 's/|/ | /g'; }
 echo "| layer | $(join "${sketches[@]}") | oneDNN auto | oneDNN winograd | Winograd vs oneDNN auto | vs oneDNN best | vs direct |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "|---|---|---|---|---|---|---|---|---|"
 for shape in "${layers[@]}"; do
   row=()
   for sketch in "${sketches[@]}"; do
