@@ -1,6 +1,9 @@
-// dnnl_conv n ci h w co kh kw stride pad [threads=2]
+// dnnl_conv [--winograd] n ci h w co kh kw stride pad [threads=2]
 // dnnl_conv --depthwise n c h w kh kw stride pad [threads=2]
 //
+// --winograd asks for oneDNN's Winograd convolution (algorithm::convolution_winograd) instead of
+// its own choice (convolution_auto); where oneDNN has none for the shape or this CPU, it prints
+// {"unavailable": ...} and exits 3.
 // Times a oneDNN forward-inference convolution, float32, on the CPU: NCHW input and output, OIHW
 // weights (GOIHW with groups = c for --depthwise), inputs like tensortune's (small integers in
 // [-2, 2]). The primitive is created with format_tag::any so that oneDNN picks its preferred
@@ -39,6 +42,7 @@ using Tag = memory::format_tag;
 
 struct ConvSpec {
   bool depthwise = false;
+  bool winograd = false;
   long n = 0, ci = 0, h = 0, w = 0, co = 0, kh = 0, kw = 0, stride = 0, pad = 0;
   int threads = 2;
 
@@ -50,7 +54,7 @@ struct ConvSpec {
 
 [[noreturn]] void Usage() {
   std::fprintf(stderr,
-               "usage: dnnl_conv n ci h w co kh kw stride pad [threads=2]\n"
+               "usage: dnnl_conv [--winograd] n ci h w co kh kw stride pad [threads=2]\n"
                "       dnnl_conv --depthwise n c h w kh kw stride pad [threads=2]\n");
   std::exit(2);
 }
@@ -60,6 +64,9 @@ ConvSpec ParseArgs(int argc, char** argv) {
   int i = 1;
   if (argc > 1 && std::strcmp(argv[1], "--depthwise") == 0) {
     s.depthwise = true;
+    ++i;
+  } else if (argc > 1 && std::strcmp(argv[1], "--winograd") == 0) {
+    s.winograd = true;
     ++i;
   }
   const int fields = s.depthwise ? 8 : 9;
@@ -148,7 +155,16 @@ int main(int argc, char** argv) {
   const memory::desc src_user(SrcDims(s), f32, Tag::nchw);
   const memory::desc wei_user(WeightDims(s), f32, WeightTag(s));
   const memory::desc dst_user(DstDims(s), f32, Tag::nchw);
-  const auto pd = bench::PreferredConvolution(engine, SrcDims(s), WeightDims(s), DstDims(s), s.stride, s.pad);
+  dnnl::convolution_forward::primitive_desc pd;
+  try {
+    pd = bench::PreferredConvolution(
+        engine, SrcDims(s), WeightDims(s), DstDims(s), s.stride, s.pad,
+        s.winograd ? dnnl::algorithm::convolution_winograd : dnnl::algorithm::convolution_auto);
+  } catch (const dnnl::error& e) {
+    if (!s.winograd) throw;
+    std::printf("{\"unavailable\": \"oneDNN has no Winograd convolution for this shape here: %s\"}\n", e.what());
+    return 3;
+  }
   const dnnl::convolution_forward conv(pd);
 
   std::vector<float> src = bench::SmallIntegers(Elements(SrcDims(s)), 1);
@@ -185,13 +201,15 @@ int main(int argc, char** argv) {
   const double median = bench::Median(times);
   const dnnl_version_t* version = dnnl_version();
   std::printf(
-      "{\"op\": \"%s\", \"n\": %ld, \"ci\": %ld, \"h\": %ld, \"w\": %ld, \"co\": %ld, \"kh\": %ld, \"kw\": %ld, "
+      "{\"op\": \"%s\", \"algorithm\": \"%s\", \"n\": %ld, \"ci\": %ld, \"h\": %ld, \"w\": %ld, \"co\": %ld, \"kh\": "
+      "%ld, \"kw\": %ld, "
       "\"stride\": %ld, \"pad\": %ld, \"groups\": %ld, \"oh\": %ld, \"ow\": %ld, \"threads\": %d, "
       "\"impl\": \"%s\", \"onednn\": \"%d.%d.%d\", \"median_s\": %.9g, \"min_s\": %.9g, \"gflops\": %.6g, "
       "\"repeats\": %zu, \"timing\": \"convolution primitive alone (execute + stream wait, wall clock); "
       "reorders to and from oneDNN's chosen layouts outside the timed loop\"}\n",
-      s.depthwise ? "depthwise_conv2d" : "conv2d", s.n, s.ci, s.h, s.w, s.co, s.kh, s.kw, s.stride, s.pad, s.groups(),
-      s.oh(), s.ow(), omp_get_max_threads(), pd.impl_info_str(), version->major, version->minor, version->patch, median,
-      *std::min_element(times.begin(), times.end()), s.flops() / median * 1e-9, times.size());
+      s.depthwise ? "depthwise_conv2d" : "conv2d", s.winograd ? "winograd" : "auto", s.n, s.ci, s.h, s.w, s.co, s.kh,
+      s.kw, s.stride, s.pad, s.groups(), s.oh(), s.ow(), omp_get_max_threads(), pd.impl_info_str(), version->major,
+      version->minor, version->patch, median, *std::min_element(times.begin(), times.end()), s.flops() / median * 1e-9,
+      times.size());
   return 0;
 }

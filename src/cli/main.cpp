@@ -116,6 +116,8 @@ void AddMeasuringOptions(CLI::App& cmd, tt::TuneOptions& o) {
       ->capture_default_str();
   cmd.add_flag("--retry-failed", o.tuning.retry_failed,
                "Measure again configs whose only records are environment failures (timeouts included)");
+  cmd.add_flag("--no-winograd", o.no_winograd,
+               "Refuse a Winograd sketch named by --template (their rounding error: docs/templates.md)");
   cmd.add_flag("--json", o.json, "Print one JSON summary instead of text");
   cmd.add_option("--progress", o.progress,
                  "auto (a redrawn line on a terminal, plain lines otherwise), bar, plain, json (one JSON object "
@@ -217,6 +219,8 @@ int TensortuneMain(int argc, char** argv) {
   net_cmd->add_flag(
       "--warm-similar", net.tuning.warm_similar,
       "Start each tuner (other than auto) from similar workloads' records on this device, this run's included");
+  net_cmd->add_flag("--no-winograd", net.tuning.no_winograd,
+                    "Leave the Winograd sketches out (their rounding error: docs/templates.md)");
   net_cmd->add_flag("--measure-default", net.tuning.measure_default,
                     "Also measure each task's untuned template default (one trial per task), for the speed-up");
   net_cmd->add_flag("--json", net.json, "Print one JSON summary instead of text");

@@ -18,6 +18,7 @@
 #include "history/timestamp.h"
 #include "measure/device_measurer.h"
 #include "measure/opencl_measurer.h"
+#include "ops/conv2d_templates.h"
 #include "ops/kernel_template.h"
 #include "schedule/interrupt.h"
 #include "schedule/run_plan.h"
@@ -126,6 +127,8 @@ int RunTune(const TuneOptions& o, std::ostream& out) {
   if (o.op.empty() || o.shape.empty()) throw UserError("--op and --shape are required (or --kernel SPEC.json)");
   const Workload workload = ParseWorkload(o.op, o.shape, o.shape_flags);
   const KernelTemplate& kernel = PickTemplate(workload, o.kernel_template);
+  if (o.no_winograd && IsWinogradSketch(kernel))
+    throw UserError("--template " + std::string(kernel.name()) + " is a Winograd sketch, which --no-winograd excludes");
   // Through MakeDeviceMeasurer: under tensortune-mpi the configs are measured on other ranks.
   const auto measurer_owner = MakeDeviceMeasurer({.worker_path = DefaultWorkerPath(),
                                                   .device_spec = o.device,

@@ -32,6 +32,7 @@ struct TuneOptions {
   bool json = false;
   std::string progress = "auto";  // cli/progress.h: auto, bar, plain, json, none
   bool trials_given = false;      // --kernel: without --trials every valid config is measured
+  bool no_winograd = false;       // refuse a Winograd sketch (--template)
   TaskTuneOptions tuning;         // tuner_options get budget=trials for tuners that take one
 };
 

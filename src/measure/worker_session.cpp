@@ -37,10 +37,11 @@ std::vector<float> RandomInput(size_t elements, Rng& rng) {
   return data;
 }
 
-// The first element off by more than 1e-3 * (1 + |reference|); NaN (never written) fails too.
-std::optional<std::string> FindMismatch(const std::vector<float>& got, const std::vector<float>& want) {
+// The first element off by more than `bound` * (1 + |reference|) (the template's tolerance());
+// NaN (never written) fails too.
+std::optional<std::string> FindMismatch(const std::vector<float>& got, const std::vector<float>& want, double bound) {
   for (size_t i = 0; i < want.size(); ++i) {
-    const double tolerance = 1e-3 * (1.0 + std::fabs(want[i]));
+    const double tolerance = bound * (1.0 + std::fabs(want[i]));
     if (!(std::fabs(static_cast<double>(got[i]) - want[i]) <= tolerance)) {
       std::ostringstream text;
       text << "output[" << i << "] = " << got[i] << ", reference " << want[i];
@@ -152,6 +153,7 @@ MeasureResult WorkerSession::Prepare(const WorkerRequest& request) {
   for (size_t i = 0; i < specs.size(); ++i) {
     ws->host.push_back(specs[i].is_output ? std::vector<float>(specs[i].elements)
                                           : RandomInput(specs[i].elements, rng));
+    if (!specs[i].is_output) ws->kernel->DeriveInput(workload, i, ws->host[i]);
     if (specs[i].is_output) {
       ws->output = i;
       ++outputs;
@@ -280,7 +282,7 @@ MeasureResult WorkerSession::Run(const ocl::Program& program, const WorkerReques
   const double first_launch_s = SecondsSince(phase);
   phase = std::chrono::steady_clock::now();
   context_.Read(ws.buffers[ws.output], ws.scratch);
-  const auto mismatch = FindMismatch(ws.scratch, ws.host[ws.output]);
+  const auto mismatch = FindMismatch(ws.scratch, ws.host[ws.output], ws.kernel->tolerance());
   const double verify_s = SecondsSince(phase);
   const auto with_times = [&](MeasureResult result, double timed_s) {
     return WithPhaseTimes(std::move(result), {compile_s, first_launch_s, verify_s}, timed_s);

@@ -186,6 +186,8 @@ class Conv2dWinograd final : public Conv2dTemplate {
     return "Winograd F(2x2,3x3) in one kernel; 3x3 kernels, stride 1, no dilation";
   }
   std::string_view kernel_name() const override { return "conv2d_winograd"; }
+  // Exact on the check's integer inputs (halves only): docs/templates.md, "Numerics".
+  double tolerance() const override { return 1e-4; }
   std::string_view source() const override {
     static const std::string text = JoinKernelSources({"conv_common.cl", "conv2d_winograd.cl"});
     return text;
@@ -246,6 +248,11 @@ const KernelTemplate& Conv2dDirectVecTemplate() {
 const KernelTemplate& Conv2dWinogradTemplate() {
   static const Conv2dWinograd instance;
   return instance;
+}
+
+bool IsWinogradSketch(const KernelTemplate& t) {
+  return &t == &Conv2dWinogradTemplate() || &t == &Conv2dWinogradF2NchwcTemplate() ||
+         &t == &Conv2dWinogradF4NchwcTemplate();
 }
 
 }  // namespace tt

@@ -3,7 +3,7 @@
 
 namespace tt {
 
-// Six sketches of conv2d (NCHW), all computing the same workload:
+// The sketches of conv2d (NCHW), all computing the same workload:
 // direct convolution with AutoTVM conv2d_nchw knobs, input and weight tiles in local memory
 // (kernels/conv2d_direct.cl with LOCAL=1);
 const KernelTemplate& Conv2dDirectLocalTemplate();
@@ -20,6 +20,15 @@ const KernelTemplate& Conv2dOcVecTemplate();
 const KernelTemplate& Conv2dOcVecNchwcTemplate();
 // Winograd F(2x2,3x3), fused into one kernel, for 3x3 stride-1 undilated convolutions;
 const KernelTemplate& Conv2dWinogradTemplate();
+// Winograd F(2x2,3x3) and F(4x4,3x3) on NCHW16c activations with weights transformed once
+// (layouts kWinogradF2 / kWinogradF4): an input-transform pre-pass, then the products over
+// channels folded into the output transform (kernels/conv2d_winograd_nchwc.cl,
+// src/ops/conv2d_winograd_nchwc_template.cpp);
+const KernelTemplate& Conv2dWinogradF2NchwcTemplate();
+const KernelTemplate& Conv2dWinogradF4NchwcTemplate();
+// Whether `t` is one of the Winograd sketches (fewer multiplications, a larger rounding error:
+// docs/templates.md, "Numerics"), which --no-winograd leaves out.
+bool IsWinogradSketch(const KernelTemplate& t);
 // implicit GEMM: weights x im2col(data) with gemm_tiled's register tiling and the im2col
 // indexing in the kernel (kernels/conv2d_implicit_gemm.cl, src/ops/conv2d_implicit_gemm_template.cpp).
 const KernelTemplate& Conv2dImplicitGemmTemplate();

@@ -94,6 +94,16 @@ class KernelTemplate {
   // The Buffers() indices stored channel-blocked (NCHW16c activations, OIHW16o weights) rather
   // than in their plain layout (ops/launch_plan.h says each buffer's layout); none by default.
   virtual std::vector<size_t> ChannelBlockedBuffers(const Workload&) const { return {}; }
+  // A template whose weights arrive transformed for Winograd F(m x m, 3 x 3) (ops/winograd.h,
+  // layout ops/launch_plan.h's kWinogradF2 / kWinogradF4): m; 0 for all others.
+  virtual int winograd_tile() const { return 0; }
+  // Turns the random data the measurer drew for input `index` into what that input holds: by
+  // default the data as drawn; transformed weights computed from plain ones drawn in their
+  // place (so that they are weights some plain filter has). One function with PackWeights.
+  virtual void DeriveInput(const Workload&, size_t /*index*/, std::vector<float>& /*data*/) const {}
+  // The verification's bound on |got - reference| / (1 + |reference|) (the measurer's check on
+  // small integer inputs); a Winograd sketch's is derived in docs/templates.md.
+  virtual double tolerance() const { return 1e-3; }
   virtual double Flops(const Workload& workload) const = 0;
   // Fills `output` from `inputs` (the non-output buffers, in Buffers() order).
   virtual void Reference(const Workload& workload, const std::vector<const float*>& inputs, float* output) const = 0;

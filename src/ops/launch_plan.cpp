@@ -4,6 +4,7 @@
 
 #include "ops/channel_blocking.h"
 #include "ops/conv_shape.h"
+#include "ops/winograd.h"
 
 namespace tt {
 namespace {
@@ -52,13 +53,18 @@ std::string_view LayoutName(TensorLayout layout) {
       return "OIHW";
     case TensorLayout::kOIHW16o:
       return "OIHW16o";
+    case TensorLayout::kWinogradF2:
+      return "WinogradF2x2";
+    case TensorLayout::kWinogradF4:
+      return "WinogradF4x4";
   }
   return "?";
 }
 
 bool ParseLayoutName(std::string_view name, TensorLayout& out) {
-  for (const TensorLayout l : {TensorLayout::kRowMajor, TensorLayout::kNCHW, TensorLayout::kNCHW16c,
-                               TensorLayout::kOIHW, TensorLayout::kOIHW16o})
+  for (const TensorLayout l :
+       {TensorLayout::kRowMajor, TensorLayout::kNCHW, TensorLayout::kNCHW16c, TensorLayout::kOIHW,
+        TensorLayout::kOIHW16o, TensorLayout::kWinogradF2, TensorLayout::kWinogradF4})
     if (LayoutName(l) == name) {
       out = l;
       return true;
@@ -68,11 +74,33 @@ bool ParseLayoutName(std::string_view name, TensorLayout& out) {
 
 TensorLayout PlainLayout(TensorLayout layout) {
   if (layout == TensorLayout::kNCHW16c) return TensorLayout::kNCHW;
-  if (layout == TensorLayout::kOIHW16o) return TensorLayout::kOIHW;
+  if (layout == TensorLayout::kOIHW16o || layout == TensorLayout::kWinogradF2 || layout == TensorLayout::kWinogradF4)
+    return TensorLayout::kOIHW;
   return layout;
 }
 
+int WinogradTileOf(TensorLayout layout) {
+  if (layout == TensorLayout::kWinogradF2) return 2;
+  if (layout == TensorLayout::kWinogradF4) return 4;
+  return 0;
+}
+
+ConvShape WeightShape(const std::vector<int64_t>& oihw) {
+  if (oihw.size() != 4) throw std::invalid_argument("convolution weights have four dimensions");
+  ConvShape s;
+  s.co = oihw[0];
+  s.ci = oihw[1];
+  s.kh = oihw[2];
+  s.kw = oihw[3];
+  return s;
+}
+
 size_t LayoutElements(TensorLayout layout, const std::vector<int64_t>& dims) {
+  if (const int m = WinogradTileOf(layout)) {
+    const ConvShape s = WeightShape(dims);
+    if (s.kh != 3 || s.kw != 3) throw std::invalid_argument("Winograd weights are 3x3");
+    return static_cast<size_t>(WinogradWeightElements(s, m));
+  }
   if (layout == TensorLayout::kNCHW16c || layout == TensorLayout::kOIHW16o) {
     if (dims.size() != 4) throw std::invalid_argument("a channel-blocked layout has four dimensions");
     // NCHW16c blocks dimension 1 (C) of N; OIHW16o blocks dimension 0 (O) of a single "batch".
@@ -90,6 +118,8 @@ std::vector<BufferLayout> BufferLayouts(const KernelTemplate& kernel, const Work
   std::vector<BufferLayout> layouts = PlainLayouts(workload, specs.size());
   if (layouts.size() != specs.size()) throw std::logic_error("buffer count differs from the operator's");
   for (const size_t i : kernel.ChannelBlockedBuffers(workload)) layouts.at(i).layout = Blocked(layouts[i].layout);
+  if (kernel.winograd_tile() != 0)  // the weights, transformed
+    layouts.at(1).layout = kernel.winograd_tile() == 2 ? TensorLayout::kWinogradF2 : TensorLayout::kWinogradF4;
   for (size_t i = 0; i < specs.size(); ++i)
     if (layouts[i].dims.empty()) layouts[i].dims = {static_cast<int64_t>(specs[i].elements)};
   return layouts;

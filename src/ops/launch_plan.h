@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ops/conv_shape.h"
 #include "ops/kernel_template.h"
 
 namespace tt {
@@ -22,11 +23,19 @@ enum class TensorLayout {
   kNCHW16c,  // [N][ceil(C/16)][H][W][16]: 16 channels innermost, the lanes past C zero
   kOIHW,
   kOIHW16o,  // [ceil(O/16)][I][H][W][16]: 16 output channels innermost, the lanes past O zero
+  // 3x3 weights transformed for Winograd F(2x2,3x3) / F(4x4,3x3) (ops/winograd.h):
+  // [ceil(O/16)][alpha^2][I][16], alpha = 4 / 6, the lanes past O zero.
+  kWinogradF2,
+  kWinogradF4,
 };
 
 std::string_view LayoutName(TensorLayout layout);                // "NCHW16c"
 bool ParseLayoutName(std::string_view name, TensorLayout& out);  // false when unknown
 TensorLayout PlainLayout(TensorLayout layout);                   // NCHW16c -> NCHW, OIHW16o -> OIHW
+// m of the Winograd F(m x m, 3x3) weight layouts; 0 for the others.
+int WinogradTileOf(TensorLayout layout);
+// The co, ci, kh, kw of OIHW weight dimensions (the rest of the shape unset).
+ConvShape WeightShape(const std::vector<int64_t>& oihw);
 // Floats a buffer of this layout and these logical dimensions holds (blocked padding included).
 size_t LayoutElements(TensorLayout layout, const std::vector<int64_t>& dims);
 

@@ -68,10 +68,10 @@ const std::vector<OperatorEntry>& Registry() {
        Concat(Concat({{"n"}, {"ci"}}, kConvSpatial), Concat({{"co"}}, kConvWindow)),
        true,
        [] {
-         return std::vector<const KernelTemplate*>{&Conv2dDirectLocalTemplate(), &Conv2dDirectGlobalTemplate(),
-                                                   &Conv2dDirectVecTemplate(),   &Conv2dOcVecTemplate(),
-                                                   &Conv2dWinogradTemplate(),    &Conv2dImplicitGemmTemplate(),
-                                                   &Conv2dOcVecNchwcTemplate()};
+         return std::vector<const KernelTemplate*>{
+             &Conv2dDirectLocalTemplate(), &Conv2dDirectGlobalTemplate(),    &Conv2dDirectVecTemplate(),
+             &Conv2dOcVecTemplate(),       &Conv2dWinogradTemplate(),        &Conv2dImplicitGemmTemplate(),
+             &Conv2dOcVecNchwcTemplate(),  &Conv2dWinogradF2NchwcTemplate(), &Conv2dWinogradF4NchwcTemplate()};
        },
        ConvProblem},
       {{"depthwise_conv2d",

@@ -2,6 +2,8 @@
 #include "tensortune/layouts.h"
 
 #include "ops/channel_blocking.h"
+#include "ops/launch_plan.h"
+#include "ops/winograd.h"
 #include "runtime/runtime_internal.h"
 
 namespace tensortune {
@@ -11,8 +13,10 @@ namespace {
 void CheckDims(Layout layout, const std::vector<int64_t>& dims) {
   for (const int64_t d : dims)
     if (d < 1) throw Error(ErrorCode::kInvalidArgument, "layout dimensions must be positive");
-  if ((layout == Layout::kNCHW16c || layout == Layout::kOIHW16o) && dims.size() != 4)
+  if (layout != Layout::kRowMajor && layout != Layout::kNCHW && layout != Layout::kOIHW && dims.size() != 4)
     throw Error(ErrorCode::kInvalidArgument, std::string(ToString(layout)) + " takes four dimensions");
+  if ((layout == Layout::kWinogradF2x2 || layout == Layout::kWinogradF4x4) && (dims[2] != 3 || dims[3] != 3))
+    throw Error(ErrorCode::kInvalidArgument, std::string(ToString(layout)) + " holds 3x3 weights");
 }
 
 void CheckSize(size_t got, size_t want, Layout layout, const char* what) {
@@ -36,6 +40,10 @@ std::vector<float> ToLayout(const std::vector<float>& plain, Layout layout, cons
       return tt::BlockChannels(plain.data(), dims[0], dims[1], dims[2] * dims[3]);
     case Layout::kOIHW16o:
       return tt::BlockChannels(plain.data(), 1, dims[0], dims[1] * dims[2] * dims[3]);
+    case Layout::kWinogradF2x2:
+    case Layout::kWinogradF4x4:
+      return tt::TransformWeights(tt::WeightShape(dims), tt::WinogradTileOf(tt::runtime::ToInternal(layout)),
+                                  plain.data());
     default:
       return plain;
   }
@@ -49,6 +57,10 @@ std::vector<float> FromLayout(const std::vector<float>& data, Layout layout, con
       return tt::UnblockChannels(data.data(), dims[0], dims[1], dims[2] * dims[3]);
     case Layout::kOIHW16o:
       return tt::UnblockChannels(data.data(), 1, dims[0], dims[1] * dims[2] * dims[3]);
+    case Layout::kWinogradF2x2:
+    case Layout::kWinogradF4x4:
+      return tt::UntransformWeights(tt::WeightShape(dims), tt::WinogradTileOf(tt::runtime::ToInternal(layout)),
+                                    data.data());
     default:
       return data;
   }

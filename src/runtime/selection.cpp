@@ -179,6 +179,10 @@ tensortune::Layout ToPublic(TensorLayout layout) {
       return tensortune::Layout::kOIHW;
     case TensorLayout::kOIHW16o:
       return tensortune::Layout::kOIHW16o;
+    case TensorLayout::kWinogradF2:
+      return tensortune::Layout::kWinogradF2x2;
+    case TensorLayout::kWinogradF4:
+      return tensortune::Layout::kWinogradF4x4;
   }
   return tensortune::Layout::kRowMajor;
 }
@@ -195,6 +199,10 @@ TensorLayout ToInternal(tensortune::Layout layout) {
       return TensorLayout::kOIHW;
     case tensortune::Layout::kOIHW16o:
       return TensorLayout::kOIHW16o;
+    case tensortune::Layout::kWinogradF2x2:
+      return TensorLayout::kWinogradF2;
+    case tensortune::Layout::kWinogradF4x4:
+      return TensorLayout::kWinogradF4;
   }
   return TensorLayout::kRowMajor;
 }

@@ -9,6 +9,7 @@
 #include "core/errors.h"
 #include "core/option_checks.h"
 #include "history/history_queries.h"
+#include "ops/conv2d_templates.h"
 #include "schedule/budget.h"
 #include "schedule/first_guess.h"
 #include "schedule/run_recorder.h"
@@ -118,7 +119,8 @@ void NetworkRun::Prepare(const Network& network, const DeviceInfo& device, const
   for (NetworkTask& task : NetworkTasks(network, o_.batch)) {
     Slot slot;
     NetworkTaskReport report;
-    const auto kernels = ApplicableTemplates(task.workload);
+    auto kernels = ApplicableTemplates(task.workload);
+    if (o_.no_winograd) std::erase_if(kernels, [](const KernelTemplate* t) { return IsWinogradSketch(*t); });
     if (kernels.empty()) throw UserError("no kernel template computes " + task.workload.Key());
     report.flops = kernels.front()->Flops(task.workload);
     std::vector<Sketch> sketches;

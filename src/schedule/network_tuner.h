@@ -40,6 +40,9 @@ struct NetworkTuneOptions {
   // the speed-up over it; off by default, since it spends one trial per task on a config
   // nobody keeps.
   bool measure_default = false;
+  // Leave the Winograd sketches out (ops/conv2d_templates.h, IsWinogradSketch): for a model
+  // that needs the direct convolution's rounding error.
+  bool no_winograd = false;
   std::string command;  // recorded with the run
 
   // Throws UserError (naming the options as the command line spells them) for a count, a time

@@ -51,20 +51,22 @@ TEST(ParseConv2d, RejectsBadShapesNamingTheProblem) {
   }
 }
 
-TEST(Conv2dTemplates, SevenSketchesAndWinogradOnlyWhereItApplies) {
+TEST(Conv2dTemplates, NineSketchesAndWinogradOnlyWhereItApplies) {
   const auto names = [](const Workload& w) {
     std::vector<std::string> n;
     for (const auto* t : ApplicableTemplates(w)) n.emplace_back(t->name());
     return n;
   };
-  const std::vector<std::string> all = {"conv2d_direct_local", "conv2d_direct_global", "conv2d_direct_vec",
-                                        "conv2d_oc_vec",       "conv2d_winograd",      "conv2d_implicit_gemm",
-                                        "conv2d_oc_vec_nchwc"};
+  const std::vector<std::string> all = {"conv2d_direct_local", "conv2d_direct_global",     "conv2d_direct_vec",
+                                        "conv2d_oc_vec",       "conv2d_winograd",          "conv2d_implicit_gemm",
+                                        "conv2d_oc_vec_nchwc", "conv2d_winograd_f2_nchwc", "conv2d_winograd_f4_nchwc"};
   EXPECT_EQ(names(ParseWorkload("conv2d", "n=1,ci=64,h=56,w=56,co=64,kh=3,kw=3,stride=1,pad=1")), all);
   const Workload strided = ParseWorkload("conv2d", "n=1,ci=64,h=56,w=56,co=128,kh=3,kw=3,stride=2,pad=1");
   std::vector<std::string> without_winograd = all;
-  std::erase(without_winograd, "conv2d_winograd");
+  std::erase_if(without_winograd, [](const std::string& n) { return n.find("winograd") != std::string::npos; });
   EXPECT_EQ(names(strided), without_winograd);
+  for (const auto* t : TemplatesFor("conv2d"))
+    EXPECT_EQ(IsWinogradSketch(*t), t->name().find("winograd") != std::string::npos) << t->name();
   EXPECT_EQ(PickTemplate(strided, "").name(), "conv2d_direct_local");
   try {
     PickTemplate(strided, "conv2d_winograd");

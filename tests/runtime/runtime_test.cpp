@@ -168,6 +168,30 @@ TEST(Runtime, ChannelBlockedSketchesGiveTheirLayoutsAndTheHelpersConvert) {
       ErrorCode::kInvalidArgument);
 }
 
+// The Winograd sketches on channel blocks: weights transformed by PackWeights from OIHW (the
+// same code as the measurer's), activations NCHW16c; ToPlain recovers the OIHW weights.
+TEST(Runtime, WinogradSketchesReadTransformedWeightsThatPackWeightsMakes) {
+  ClEnvironment cl;
+  const tensortune::Runtime runtime(cl.context(), cl.device());
+  const auto any = [](const ConfigSpace&, const Config&) { return true; };
+  for (const char* sketch : {"conv2d_winograd_f2_nchwc", "conv2d_winograd_f4_nchwc"}) {
+    const std::string key = testing::FindConfig(testing::Parse(kConv), sketch, cl.info(), any);
+    const tensortune::Operator op = runtime.PrepareConfig(kConv, sketch, key);
+    const auto& weight = op.arguments()[1];
+    EXPECT_EQ(weight.layout, std::string(sketch).find("_f2_") != std::string::npos ? tensortune::Layout::kWinogradF2x2
+                                                                                   : tensortune::Layout::kWinogradF4x4);
+    EXPECT_EQ(op.arguments()[0].layout, tensortune::Layout::kNCHW16c);
+    EXPECT_GT(op.scratch_bytes(), 0u);  // the input transform's output
+    ExpectCorrect(cl, op, kConv);
+    const std::vector<float> oihw = testing::SmallIntegers(testing::Product(weight.dims), 5);
+    EXPECT_EQ(tensortune::ToPlain(weight, tensortune::PackWeights(weight, oihw)), oihw);
+    EXPECT_EQ(CodeOf([&] {
+                tensortune::ToLayout(oihw, weight.layout, {20, 5, 1, 1});
+              }),
+              ErrorCode::kInvalidArgument);  // Winograd weights are 3x3
+  }
+}
+
 TEST(Runtime, AMissingWorkloadIsAdaptedFromASimilarOneLabelledOrRefused) {
   ClEnvironment cl;
   ScratchDir dir;

@@ -162,10 +162,11 @@ TEST(TuneNetwork, ASketchThatNeverWinsStopsGettingTrialsAndEachTaskSaysWhy) {
     for (const auto& s : t.sketches) (s.template_name == "conv2d_oc_vec" ? winner : losers) += s.measured;
     EXPECT_EQ(t.sketch_choice.rfind("conv2d_oc_vec: fastest of", 0), 0u) << t.sketch_choice;
   }
-  // One first look at each losing sketch (4 configs each, on one task) and the first round's guesses;
-  // a round for every sketch of every task would be 60.
-  EXPECT_LE(losers, 24);
-  EXPECT_GE(winner, 100 - 24);
+  // One first look at each losing sketch (4 configs each, on one task; the two Winograd sketches
+  // on channel blocks among them) and the first round's guesses; a round for every sketch of
+  // every task would be 84.
+  EXPECT_LE(losers, 32);
+  EXPECT_GE(winner, 100 - 32);
   // Sketches left untried because of what the other tasks showed, and the local-memory
   // sketch because this is a CPU.
   EXPECT_EQ(Count(db,
@@ -242,6 +243,38 @@ TEST(TuneNetwork, WarmSimilarPrimesXgbAndRandomSaysItCannotUseIt) {
     const std::string expected = tuner == "xgb" ? "warm start from " : "random cannot use warm-start records";
     EXPECT_EQ(flow.rfind(expected, 0), 0u) << flow;
     EXPECT_GT(report.tasks.at(1).sketches.front().measured + report.tasks.at(1).sketches.back().measured, 0);
+  }
+}
+
+// --no-winograd: a 3x3 stride-1 convolution, which three Winograd sketches could compute, gets
+// no trial of any of them; without it, they are among its sketches.
+TEST(TuneNetwork, NoWinogradMeasuresNoWinogradSketch) {
+  const Network conv = ParseNetwork(R"({"name": "conv", "layers": [
+  {"name": "c", "op": "conv2d", "shape": "n={batch},ci=16,h=6,w=6,co=16,kh=3,kw=3,stride=1,pad=1"}]})",
+                                    "conv");
+  const auto winograd_sketches = [](const NetworkTaskReport& t) {
+    return std::count_if(t.sketches.begin(), t.sketches.end(),
+                         [](const SketchReport& s) { return s.template_name.find("winograd") != std::string::npos; });
+  };
+  for (const bool no_winograd : {false, true}) {
+    TempDir dir;
+    const std::string db = dir.File("h.db");
+    auto store = SqliteHistoryStore::Open(db);
+    FakeMeasurer fake{testing::IndexGflops};
+    NetworkTuneOptions o = Options("ucb", 40);
+    o.no_winograd = no_winograd;
+    const auto report = TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, conv, o, nullptr);
+    ASSERT_EQ(report.tasks.size(), 1u);
+    EXPECT_EQ(winograd_sketches(report.tasks[0]), no_winograd ? 0 : 3);
+    EXPECT_EQ(report.trials_used, 40);
+    const int64_t winograd_trials = Count(db,
+                                          "SELECT count(*) FROM trials t JOIN kernel_templates k ON k.id = "
+                                          "t.template_id WHERE k.name LIKE '%winograd%'");
+    if (no_winograd) {
+      EXPECT_EQ(winograd_trials, 0);
+    } else {
+      EXPECT_GT(winograd_trials, 0);  // the sketches vectorized over channels go first on a CPU
+    }
   }
 }
 

@@ -114,9 +114,14 @@ enum class Layout {
   kNCHW16c,  // [N][ceil(C/16)][H][W][16]: 16 channels innermost, the lanes past C zero
   kOIHW,
   kOIHW16o,  // [ceil(O/16)][I][H][W][16]: 16 output channels innermost, the lanes past O zero
+  // 3x3 weights transformed for Winograd F(2x2,3x3) / F(4x4,3x3), as the conv2d_winograd_f2_nchwc
+  // and _f4_nchwc sketches read them: [ceil(O/16)][alpha^2][I][16] (alpha 4 / 6); PackWeights
+  // makes them from OIHW, ToPlain recovers OIHW.
+  kWinogradF2x2,
+  kWinogradF4x4,
 };
 TENSORTUNE_API const char* ToString(Layout layout);  // "NCHW16c"
-TENSORTUNE_API Layout PlainLayout(Layout layout);    // NCHW16c -> NCHW, OIHW16o -> OIHW
+TENSORTUNE_API Layout PlainLayout(Layout layout);    // NCHW16c -> NCHW, OIHW16o and Winograd -> OIHW
 
 // One buffer of a kernel, in the order Operator::Enqueue takes them: the inputs, then the output.
 struct Argument {

@@ -1,0 +1,190 @@
+// Winograd F(M x M, 3 x 3) on channel-blocked activations (conv2d_winograd_f2_nchwc,
+// conv2d_winograd_f4_nchwc; src/ops/conv2d_winograd_nchwc_template.cpp): 3x3 kernels, stride
+// 1, no dilation; NCHW16c input [N][CI/16][H][W][16] and output [N][CO/16][OH][OW][16].
+//
+// The output is cut into M x M tiles, P = N * TILES_Y * TILES_X of them; A = M + 2 is the edge
+// of an input tile and A2 = A * A the number of components. With V = B^T d B (the input tile
+// transformed), U' = G' g G'^T (the weights, transformed once on the host: src/ops/winograd.h,
+// layout [CO/16][A2][CI][16]) and A'^T = A^T D (the diagonal of G folded into the output
+// transform), Y = A'^T [sum over channels of U' .* V] A': A2 independent products of
+// (tiles x CI) by (CI x CO), one per component.
+//
+// Two kernels: winograd_input_transform (the pre-pass) writes V for every tile and channel as
+// [P][A2][CIP] (CIP: CI rounded up to 16), one work-item per tile and 16-channel block, in
+// float16 vectors; conv2d_winograd_nchwc then gives each work-item TT consecutive tiles and
+// OCV vectors of VEC output channels. For every component it sums the channels (one weight
+// vector load per OCV x TT fused multiply-adds, the tiles' V broadcast) and folds the sum into
+// the output transform at once (rows of A'^T per component row, columns per component), so
+// that no transformed output is stored. The padding lanes of the weights are zero, and so are
+// the output lanes past CO.
+//
+// Macros: WM (the tile, M), WA (A), WA2 (A2), NTILES (P), WAT (A'^T). Knobs: VEC, OCV (tile_oc),
+// TT (tiles), WG (work_group), UNROLL_CI (unroll_ci).
+
+#define WA (WM + 2)
+#define WA2 (WA * WA)
+#define TILES_Y ((OH + WM - 1) / WM)
+#define TILES_X ((OW + WM - 1) / WM)
+#define NTILES (N * TILES_Y * TILES_X)
+#define CIP ((CI + 15) / 16 * 16)
+#define COP ((CO + 15) / 16 * 16)
+#define FB ((COP + VEC * OCV - 1) / (VEC * OCV))  // channel groups
+#define UNROLL_BY(n) PRAGMA_(unroll n)  // n expanded first: UNROLL_BY(UNROLL_CI) -> unroll 4
+
+// y[i] = sum_k BT[i][k] x[k]: B^T applied to one column or row of WA vectors.
+#if WM == 2
+#define BT_APPLY(x, y)  \
+  y[0] = x[0] - x[2];   \
+  y[1] = x[1] + x[2];   \
+  y[2] = x[2] - x[1];   \
+  y[3] = x[1] - x[3];
+__constant float WAT[WM * WA] = {1.0f, 0.5f, 0.5f, 0.0f, 0.0f, 0.5f, -0.5f, -1.0f};
+#elif WM == 4
+#define BT_APPLY(x, y)                                          \
+  y[0] = 4.0f * x[0] - 5.0f * x[2] + x[4];                      \
+  y[1] = x[3] + x[4] - 4.0f * (x[1] + x[2]);                    \
+  y[2] = x[4] - x[3] + 4.0f * (x[1] - x[2]);                    \
+  y[3] = x[4] - x[2] + 2.0f * (x[3] - x[1]);                    \
+  y[4] = x[4] - x[2] + 2.0f * (x[1] - x[3]);                    \
+  y[5] = 4.0f * x[1] - 5.0f * x[3] + x[5];
+__constant float WAT[WM * WA] = {
+    1.0f / 4, -1.0f / 6, -1.0f / 6, 1.0f / 24, 1.0f / 24, 0.0f,
+    0.0f,     -1.0f / 6, 1.0f / 6,  2.0f / 24, -2.0f / 24, 0.0f,
+    0.0f,     -1.0f / 6, -1.0f / 6, 4.0f / 24, 4.0f / 24, 0.0f,
+    0.0f,     -1.0f / 6, 1.0f / 6,  8.0f / 24, -8.0f / 24, 1.0f};
+#endif
+
+// NDRange: (NTILES rounded up to 4, CIP / 16); work-groups 4 x 1.
+__kernel __attribute__((reqd_work_group_size(4, 1, 1)))
+void winograd_input_transform(__global const float* restrict data, __global float* restrict v) {
+  const int p = get_global_id(0), cb = get_global_id(1);
+  if (p >= NTILES) return;
+  const int n = p / (TILES_Y * TILES_X), ty = p / TILES_X % TILES_Y, tx = p % TILES_X;
+  __global const float* image = data + ((size_t)n * (CIP / 16) + cb) * H * W * 16;
+  float16 d[WA][WA], t[WA][WA];
+#pragma unroll
+  for (int i = 0; i < WA; ++i) {
+    const int iy = ty * WM - PAD + i;
+#pragma unroll
+    for (int j = 0; j < WA; ++j) {
+      const int ix = tx * WM - PAD + j;
+      d[i][j] = (iy >= 0 && iy < H && ix >= 0 && ix < W) ? vload16(0, image + (iy * W + ix) * 16) : (float16)(0.0f);
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < WA; ++j) {  // t = B^T d, column by column
+    float16 x[WA], y[WA];
+#pragma unroll
+    for (int k = 0; k < WA; ++k) x[k] = d[k][j];
+    BT_APPLY(x, y)
+#pragma unroll
+    for (int i = 0; i < WA; ++i) t[i][j] = y[i];
+  }
+  __global float* dst = v + (size_t)p * WA2 * CIP + cb * 16;
+#pragma unroll
+  for (int i = 0; i < WA; ++i) {  // V = t B, row by row
+    float16 y[WA];
+    BT_APPLY(t[i], y)
+#pragma unroll
+    for (int j = 0; j < WA; ++j) vstore16(y[j], 0, dst + (i * WA + j) * CIP);
+  }
+}
+
+// NDRange: (ceil(NTILES / TT) rounded up to WG, FB); work-groups WG x 1.
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void conv2d_winograd_nchwc(__global const float* restrict v, __global const float* restrict weight,
+                           __global float* restrict out) {
+  const int pb = get_global_id(0);
+  if (pb * TT >= NTILES) return;
+  const int f0 = get_global_id(1) * (VEC * OCV);
+
+  __global const float* wp[OCV];  // vector j's weights; one wholly past COP reads vector 0's
+#pragma unroll
+  for (int j = 0; j < OCV; ++j) {
+    const int f = f0 + j * VEC < COP ? f0 + j * VEC : f0;
+    wp[j] = weight + (size_t)(f / 16) * WA2 * CI * 16 + f % 16;
+  }
+  __global const float* vp[TT];  // tile t's transformed input; tiles past NTILES read the last one
+#pragma unroll
+  for (int t = 0; t < TT; ++t) vp[t] = v + (size_t)min(pb * TT + t, NTILES - 1) * WA2 * CIP;
+
+  floatv y[TT][OCV][WM * WM];
+#pragma unroll
+  for (int t = 0; t < TT; ++t)
+#pragma unroll
+    for (int j = 0; j < OCV; ++j)
+#pragma unroll
+      for (int e = 0; e < WM * WM; ++e) y[t][j][e] = (floatv)(0.0f);
+
+#pragma unroll 1
+  for (int k1 = 0; k1 < WA; ++k1) {
+    floatv r[TT][OCV][WM];  // this component row, its columns transformed: sum_k2 acc * WAT[c][k2]
+#pragma unroll
+    for (int t = 0; t < TT; ++t)
+#pragma unroll
+      for (int j = 0; j < OCV; ++j)
+#pragma unroll
+        for (int c = 0; c < WM; ++c) r[t][j][c] = (floatv)(0.0f);
+#pragma unroll 1
+    for (int k2 = 0; k2 < WA; ++k2) {
+      const int k = k1 * WA + k2;
+      floatv acc[TT][OCV];
+#pragma unroll
+      for (int t = 0; t < TT; ++t)
+#pragma unroll
+        for (int j = 0; j < OCV; ++j) acc[t][j] = (floatv)(0.0f);
+      UNROLL_BY(UNROLL_CI)
+      for (int c = 0; c < CI; ++c) {
+        floatv wv[OCV];
+#pragma unroll
+        for (int j = 0; j < OCV; ++j) wv[j] = VLOAD(wp[j] + (k * CI + c) * 16);
+#pragma unroll
+        for (int t = 0; t < TT; ++t) {
+          const floatv x = (floatv)(vp[t][k * CIP + c]);
+#pragma unroll
+          for (int j = 0; j < OCV; ++j) acc[t][j] = fma(x, wv[j], acc[t][j]);
+        }
+      }
+#pragma unroll
+      for (int c = 0; c < WM; ++c) {
+        const floatv a = (floatv)(WAT[c * WA + k2]);
+#pragma unroll
+        for (int t = 0; t < TT; ++t)
+#pragma unroll
+          for (int j = 0; j < OCV; ++j) r[t][j][c] = fma(a, acc[t][j], r[t][j][c]);
+      }
+    }
+#pragma unroll
+    for (int row = 0; row < WM; ++row) {
+      const floatv a = (floatv)(WAT[row * WA + k1]);
+#pragma unroll
+      for (int t = 0; t < TT; ++t)
+#pragma unroll
+        for (int j = 0; j < OCV; ++j)
+#pragma unroll
+          for (int c = 0; c < WM; ++c) y[t][j][row * WM + c] = fma(a, r[t][j][c], y[t][j][row * WM + c]);
+    }
+  }
+
+#pragma unroll
+  for (int t = 0; t < TT; ++t) {
+    const int p = pb * TT + t;
+    if (p >= NTILES) break;
+    const int n = p / (TILES_Y * TILES_X), ty = p / TILES_X % TILES_Y, tx = p % TILES_X;
+#pragma unroll
+    for (int j = 0; j < OCV; ++j) {
+      const int f = f0 + j * VEC;
+      if (f >= COP) break;
+      __global float* plane = out + ((size_t)n * COP + f / 16 * 16) * OH * OW + f % 16;
+#pragma unroll
+      for (int row = 0; row < WM; ++row) {
+        const int oy = ty * WM + row;
+#pragma unroll
+        for (int c = 0; c < WM; ++c) {
+          const int ox = tx * WM + c;
+          if (oy < OH && ox < OW) VSTORE(y[t][j][row * WM + c], plane + (oy * OW + ox) * 16);
+        }
+      }
+    }
+  }
+}

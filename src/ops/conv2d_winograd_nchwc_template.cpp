@@ -1,0 +1,165 @@
+// conv2d_winograd_f2_nchwc and conv2d_winograd_f4_nchwc: Winograd F(2x2,3x3) and F(4x4,3x3)
+// on NCHW16c activations (kernels/conv2d_winograd_nchwc.cl). The weights arrive transformed
+// once, as a deployed model packs them (ops/winograd.h); the pre-pass transforms the input
+// tiles into a scratch buffer, and the main kernel sums the products of each component over
+// the channels and transforms its tiles back. The tile is a sketch of its own rather than a
+// knob, because the transformed weights' layout depends on it and a workload's weights are
+// packed once per sketch.
+#include "ops/build_options.h"
+#include "ops/channel_blocking.h"
+#include "ops/conv2d_template_base.h"
+#include "ops/conv2d_templates.h"
+#include "ops/winograd.h"
+
+namespace tt {
+namespace {
+
+// Accumulators, row partials and output tiles per work-item stay within this many vectors.
+constexpr int64_t kMaxTileVectors = 288;
+// The channels up to which conv2d_oc_vec_nchwc reads an image as NCHW: no Winograd there.
+constexpr int64_t kMinBlockedChannels = 5;
+
+struct WinogradNchwcTiles {
+  int64_t vec, oc, tiles, work_group, unroll_ci;
+
+  WinogradNchwcTiles(const ConfigSpace& space, const Config& c)
+      : vec(space.Scalar(c, "vec")),
+        oc(space.Scalar(c, "tile_oc")),
+        tiles(space.Scalar(c, "tiles")),
+        work_group(space.Scalar(c, "work_group")),
+        unroll_ci(space.Scalar(c, "unroll_ci")) {}
+};
+
+int64_t TileCount(const ConvShape& s, int m) { return s.n * ((s.oh + m - 1) / m) * ((s.ow + m - 1) / m); }
+int64_t PaddedChannels(int64_t c) { return ChannelBlocks(c) * kChannelBlock; }
+
+class Conv2dWinogradNchwc final : public Conv2dTemplate {
+ public:
+  explicit Conv2dWinogradNchwc(int m) : m_(m) {}
+
+  std::string_view name() const override { return m_ == 2 ? "conv2d_winograd_f2_nchwc" : "conv2d_winograd_f4_nchwc"; }
+  std::string_view description() const override {
+    return m_ == 2 ? "Winograd F(2x2,3x3) on NCHW16c activations: input-transform pre-pass, then per component a "
+                     "product over channels folded into the output transform; weights transformed once"
+                   : "Winograd F(4x4,3x3) on NCHW16c activations: input-transform pre-pass, then per component a "
+                     "product over channels folded into the output transform; weights transformed once";
+  }
+  std::string_view kernel_name() const override { return "conv2d_winograd_nchwc"; }
+  bool vectorizes_channels() const override { return true; }
+  int winograd_tile() const override { return m_; }
+  // docs/templates.md, "Numerics": the measured worst error on the check's data is far below.
+  double tolerance() const override { return m_ == 2 ? 1e-4 : 1e-3; }
+  std::string_view source() const override {
+    static const std::string text =
+        JoinKernelSources({"vector_types.cl", "conv_common.cl", "conv2d_winograd_nchwc.cl"});
+    return text;
+  }
+
+  std::optional<std::string> WhyNotApplicable(const Workload& w) const override {
+    const ConvShape s = ConvShape::Of(w);
+    if (s.kh != 3 || s.kw != 3 || s.stride != 1 || s.dilation != 1)
+      return std::string("Winograd needs a 3x3 kernel with stride 1 and dilation 1");
+    if (s.ci < kMinBlockedChannels)
+      return std::string("an image of up to 4 channels stays NCHW (conv2d_oc_vec_nchwc reads it as such)");
+    return std::nullopt;
+  }
+
+  std::vector<BufferSpec> Buffers(const Workload& w) const override {
+    const ConvShape s = ConvShape::Of(w);
+    auto buffers = Conv2dTemplate::Buffers(w);
+    buffers[0].elements = static_cast<size_t>(BlockedElements(s.n, s.ci, s.h * s.w));
+    buffers[1].elements = static_cast<size_t>(WinogradWeightElements(s, m_));
+    buffers[2].elements = static_cast<size_t>(BlockedElements(s.n, s.co, s.oh * s.ow));
+    return buffers;
+  }
+  std::vector<size_t> ChannelBlockedBuffers(const Workload&) const override { return {0, 2}; }
+
+  void DeriveInput(const Workload& w, size_t index, std::vector<float>& data) const override {
+    if (index != 1) return;
+    data = TransformWeights(ConvShape::Of(w), m_, data.data());  // the first co*ci*9 as OIHW
+  }
+
+  void Reference(const Workload& w, const std::vector<const float*>& in, float* out) const override {
+    const ConvShape s = ConvShape::Of(w);
+    const std::vector<float> oihw = UntransformWeights(s, m_, in[1]);
+    const std::vector<float> plain_in = UnblockChannels(in[0], s.n, s.ci, s.h * s.w);
+    std::vector<float> plain_out(s.output_elements());
+    Conv2dTemplate::Reference(w, {plain_in.data(), oihw.data()}, plain_out.data());
+    const std::vector<float> blocked = BlockChannels(plain_out.data(), s.n, s.co, s.oh * s.ow);
+    std::copy(blocked.begin(), blocked.end(), out);
+  }
+
+  ConfigSpace Space(const Workload& w, const DeviceLimits& limits) const override {
+    const ConvShape s = ConvShape::Of(w);
+    const int64_t m = m_, tile_count = TileCount(s, m_);
+    ConfigSpace space;
+    space.AddKnob(Knob::Discrete("vec", FloatVectorWidths(limits, 4)));
+    space.AddKnob(Knob::Discrete("tile_oc", {1, 2, 4}));
+    space.AddKnob(Knob::Discrete("tiles", {1, 2, 3, 4, 6, 8}));
+    space.AddKnob(Knob::Discrete("work_group", {1, 2, 4, 8, 16}));
+    space.AddKnob(Knob::Discrete("unroll_ci", {1, 4, 8}));
+    space.AddConstraint(
+        [s, m, tile_count, limits](const ConfigSpace& sp, const Config& c) -> std::optional<std::string> {
+          const WinogradNchwcTiles t(sp, c);
+          if ((t.oc - 1) * t.vec >= PaddedChannels(s.co))
+            return "tile_oc x vec leaves a whole vector past the output channels";
+          if ((t.tiles - 1) >= tile_count) return "more tiles per work-item than the output has";
+          if (t.oc * t.tiles * (1 + m + m * m) > kMaxTileVectors)
+            return "more than " + std::to_string(kMaxTileVectors) + " vectors of partial sums per work-item";
+          if (t.unroll_ci > s.ci) return "unroll_ci past the input channels";
+          const int64_t items = (tile_count + t.tiles - 1) / t.tiles;
+          if (t.work_group > 1 && t.work_group > items) return "work-group larger than the work-items along the tiles";
+          return CheckDeviceLimits(t.work_group, 0, limits);
+        });
+    return space;
+  }
+
+  std::string BuildOptions(const Workload& w, const ConfigSpace& space, const Config& c) const override {
+    const WinogradNchwcTiles t(space, c);
+    return ShapeOptions(ConvShape::Of(w)) + Define("WM", m_) + Define("VEC", t.vec) + Define("OCV", t.oc) +
+           Define("TT", t.tiles) + Define("WG", t.work_group) + Define("UNROLL_CI", t.unroll_ci);
+  }
+
+  LaunchGeometry Geometry(const Workload& w, const ConfigSpace& space, const Config& c) const override {
+    const ConvShape s = ConvShape::Of(w);
+    const WinogradNchwcTiles t(space, c);
+    const int64_t items = (TileCount(s, m_) + t.tiles - 1) / t.tiles;
+    const int64_t groups = (PaddedChannels(s.co) + t.vec * t.oc - 1) / (t.vec * t.oc);
+    LaunchGeometry g;
+    g.dims = 2;
+    g.global = {static_cast<size_t>((items + t.work_group - 1) / t.work_group * t.work_group),
+                static_cast<size_t>(groups), 1};
+    g.local = {static_cast<size_t>(t.work_group), 1, 1};
+    return g;
+  }
+
+  std::optional<PrePass> PrePassOf(const Workload& w, const ConfigSpace&, const Config&) const override {
+    const ConvShape s = ConvShape::Of(w);
+    const int64_t tiles = TileCount(s, m_), alpha = m_ + 2;
+    PrePass pre;
+    pre.kernel_name = "winograd_input_transform";
+    pre.input = 0;
+    pre.scratch_elements = static_cast<size_t>(tiles * alpha * alpha * PaddedChannels(s.ci));
+    pre.geometry.dims = 2;
+    pre.geometry.global = {static_cast<size_t>((tiles + 3) / 4 * 4), static_cast<size_t>(ChannelBlocks(s.ci)), 1};
+    pre.geometry.local = {4, 1, 1};
+    return pre;
+  }
+
+ private:
+  int m_;
+};
+
+}  // namespace
+
+const KernelTemplate& Conv2dWinogradF2NchwcTemplate() {
+  static const Conv2dWinogradNchwc instance(2);
+  return instance;
+}
+
+const KernelTemplate& Conv2dWinogradF4NchwcTemplate() {
+  static const Conv2dWinogradNchwc instance(4);
+  return instance;
+}
+
+}  // namespace tt

@@ -1,0 +1,58 @@
+// Winograd on channel blocks (conv2d_winograd_f2_nchwc, conv2d_winograd_f4_nchwc) on the default
+// OpenCL device: the worker builds each config, runs the input-transform pre-pass and the main
+// kernel, and verifies the output against the CPU reference within the sketch's tolerance, on
+// a representative subset of the 3x3 stride-1 convolutions of the built-in networks (batch 1:
+// ResNet-18's four, AlexNet's odd 13x13 and VGG-16's widest step; each a build of its own, so
+// the whole list would take minutes on a cold POCL cache) and on pruned channel counts that no
+// block divides.
+#include "cli/on_device.h"
+#include "ops/conv2d_templates.h"
+
+namespace tt {
+namespace {
+
+const std::vector<const char*> kNetworkShapes = {
+    "n=1,ci=64,h=56,w=56,co=64,kh=3,kw=3,stride=1,pad=1",    // ResNet-18 layer1
+    "n=1,ci=128,h=28,w=28,co=128,kh=3,kw=3,stride=1,pad=1",  // layer2
+    "n=1,ci=256,h=14,w=14,co=256,kh=3,kw=3,stride=1,pad=1",  // layer3
+    "n=1,ci=512,h=7,w=7,co=512,kh=3,kw=3,stride=1,pad=1",    // layer4
+    "n=1,ci=192,h=13,w=13,co=384,kh=3,kw=3,stride=1,pad=1",  // AlexNet conv3
+    "n=1,ci=256,h=28,w=28,co=512,kh=3,kw=3,stride=1,pad=1",  // VGG-16 conv4_1
+};
+
+// One config per shape, alternating the sketches and drawing its knobs at random.
+TEST(WinogradNchwcOnDevice, EveryNetworkShapeIsCorrect) {
+  OpenClMeasurer measurer(testing::QuickMeasureOptions());
+  for (size_t i = 0; i < kNetworkShapes.size(); ++i) {
+    const KernelTemplate& t = i % 2 ? Conv2dWinogradF2NchwcTemplate() : Conv2dWinogradF4NchwcTemplate();
+    const Workload w = ParseWorkload("conv2d", kNetworkShapes[i]);
+    const ConfigSpace space = t.Space(w, measurer.limits());
+    testing::ExpectAllCorrect(measurer, t, w, space, testing::RandomValidConfigs(space, 1, i + 1));
+  }
+}
+
+// Pruned channels (24, 48, 20) and images whose sides no tile divides (batch 2 for F(2x2),
+// unpadded for F(4x4)).
+TEST(WinogradNchwcOnDevice, EveryKnobValueIsCorrectOnPrunedChannelsAndPartialTiles) {
+  OpenClMeasurer measurer(testing::QuickMeasureOptions());
+  const auto features = [](std::vector<const char*> knobs) {
+    return [knobs](const ConfigSpace& space, const Config& c) {
+      std::vector<std::string> f;
+      for (const char* knob : knobs) f.push_back(std::string(knob) + "=" + std::to_string(space.Scalar(c, knob)));
+      return f;
+    };
+  };
+  // Both tiles with every vector width and channel blocking (the tiles per work-item drawn at
+  // random with them).
+  const Workload f2 = ParseWorkload("conv2d", "n=2,ci=48,h=7,w=9,co=24,kh=3,kw=3,stride=1,pad=1");
+  const ConfigSpace f2_space = Conv2dWinogradF2NchwcTemplate().Space(f2, measurer.limits());
+  testing::ExpectAllCorrect(measurer, Conv2dWinogradF2NchwcTemplate(), f2, f2_space,
+                            testing::CoveringSample(f2_space, 3, features({"vec", "tile_oc"})));
+  const Workload f4 = ParseWorkload("conv2d", "n=1,ci=24,h=10,w=11,co=20,kh=3,kw=3,stride=1,pad=0");
+  const ConfigSpace f4_space = Conv2dWinogradF4NchwcTemplate().Space(f4, measurer.limits());
+  testing::ExpectAllCorrect(measurer, Conv2dWinogradF4NchwcTemplate(), f4, f4_space,
+                            testing::CoveringSample(f4_space, 3, features({"vec", "tile_oc"})));
+}
+
+}  // namespace
+}  // namespace tt
