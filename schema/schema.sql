@@ -69,11 +69,14 @@ CREATE TABLE runs (
   template_id INTEGER NOT NULL REFERENCES kernel_templates (id),
   trials_requested INTEGER NOT NULL,          -- the trial budget asked for
   started_at TEXT NOT NULL,
-  ended_at TEXT,                              -- NULL while running or when the process died
-  status TEXT NOT NULL DEFAULT 'running'      -- a killed run stays 'running'
+  ended_at TEXT,                              -- NULL while running
+  -- A killed run stays 'running' until a process on its host opens the database for writing:
+  -- one whose owner has ended is then marked 'failed', its error naming the process.
+  status TEXT NOT NULL DEFAULT 'running'
     CHECK (status IN ('running', 'finished', 'interrupted', 'failed')),
   error TEXT,                                 -- why a 'failed' run failed
-  network_run_id INTEGER REFERENCES network_runs (id)  -- the network run it is part of, if any
+  network_run_id INTEGER REFERENCES network_runs (id),  -- the network run it is part of, if any
+  owner TEXT                                  -- 'host pid start-time' of the process tuning it (0010)
 );
 
 -- One measured configuration. Each batch of a run is written in one transaction, so a run

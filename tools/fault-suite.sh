@@ -52,7 +52,7 @@ batches() { [[ -f $1 ]] && sql "$1" "SELECT run_id || ':' || batch || ':' || cou
 # cold compile takes seconds).
 part_tuner_kills() {
   echo "1. kill -9 of tune ($KILL_RUNS runs) and of tune-network ($NET_KILLS runs)"
-  local kills=0 hit=0 at_kill=0 completions_failed=0 dups=0 dupt=0 retries=0 running=0 claims=0 k
+  local kills=0 hit=0 at_kill=0 completions_failed=0 dups=0 dupt=0 retries=0 running=0 stale=0 claims=0 k
   local kill_cmd=(tune --op gemm --shape 64,64,64 --trials 24 --batch-size 4 --min-time 0.1 --seed 1)
   "$BIN" tune --op gemm --shape 64,64,64 --trials 48 --batch-size 4 --min-time 0.005 --seed 1 --db "$WORK/warm-up.db" > /dev/null 2>&1
   : > "$WORK/missing"
@@ -75,6 +75,7 @@ part_tuner_kills() {
     comm -23 <(sort -u "$db.at-kill") <(batches "$db" | sort -u) | sed "s|^|$k:|" >> "$WORK/missing"
     dups=$((dups + $(dup_final "$db"))) dupt=$((dupt + $(dup_total "$db"))) retries=$((retries + $(dup_retries "$db")))
     running=$((running + $(sql "$db" "SELECT count(*) FROM runs WHERE status = 'running'")))
+    stale=$((stale + $(sql "$db" "SELECT count(*) FROM runs WHERE status = 'failed' AND error LIKE '%ended without ending it%'")))
     claims=$((claims + $(sql "$db" "SELECT count(*) FROM claims")))
   done
   row 1 "tune runs killed with -9 (random 0.5-6 s)" "$kills ($((kills - hit)) had already finished)" "$KILL_RUNS"
@@ -84,7 +85,8 @@ part_tuner_kills() {
   row 1 "configs measured twice, final rows (transient = 0)" "$dups" 0
   row 1 "configs measured twice, all rows" "$dupt ($retries retries of transient failures)" "retries only"
   row 1 "claims left after the completion runs" "$claims" 0
-  row 1 "runs left 'running' (the killed ones; nothing can mark them)" "$running" "$hit"
+  row 1 "runs left 'running' after the completion runs" "$running" 0
+  row 1 "killed runs marked failed by the completion run (process gone)" "$stale" "$hit"
 
   # tune-network on a two-layer user network: killed, then the same command continues.
   cat > "$WORK/tiny.json" << 'EOF'

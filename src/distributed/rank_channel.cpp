@@ -9,6 +9,7 @@ RankChannel::RankChannel() {
 }
 
 bool RankChannel::Send(int destination, RankTag tag, std::string body) {
+  std::lock_guard lock(mutex_);
   ReapSends();
   auto& send = sends_.emplace_back(PendingSend{std::move(body), MPI_REQUEST_NULL});
   const int rc = MPI_Isend(send.body.data(), static_cast<int>(send.body.size()), MPI_CHAR, destination,
@@ -18,6 +19,7 @@ bool RankChannel::Send(int destination, RankTag tag, std::string body) {
 }
 
 std::optional<RankMessage> RankChannel::Poll(std::optional<int> source) {
+  std::lock_guard lock(mutex_);
   ReapSends();
   int waiting = 0;
   MPI_Status status;

@@ -1,10 +1,12 @@
 #pragma once
 // Messages between the ranks of MPI_COMM_WORLD, never blocking: a send returns at once (its
 // text is kept until MPI is done with it) and a poll takes a message only when one is there,
-// so that a lost rank can stall nothing but the configs it holds.
+// so that a lost rank can stall nothing but the configs it holds. One thread at a time calls
+// MPI through it (a lock; MPI_THREAD_SERIALIZED): rank 0's pulse sends from a thread of its own.
 #include <mpi.h>
 
 #include <list>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -37,6 +39,7 @@ class RankChannel {
   void ReapSends();
 
   int rank_ = 0, size_ = 0;
+  std::mutex mutex_;  // held by Send and Poll: every MPI call and sends_
   std::list<PendingSend> sends_;
 };
 

@@ -3,6 +3,7 @@
 // rank is free and collects the results as they come. A rank that sends nothing for
 // kLostAfterS (it sends every second) is lost: its configs in flight go to the others, and the
 // run goes on while one rank is left.
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <iosfwd>
@@ -23,8 +24,8 @@ inline constexpr double kLostAfterS = 10;
 // beyond any measurer, so that the ranks are stopped however the command ended.
 struct RankRoster {
   struct Rank {
-    std::string host, device_spec;  // from its hello
-    bool lost = false;
+    std::string host, device_spec;   // from its hello
+    std::atomic<bool> lost = false;  // also read by rank 0's pulse thread (rank_pulse.h)
     int64_t measured = 0;
   };
   explicit RankRoster(int size) : ranks(static_cast<size_t>(size)) {}

@@ -19,7 +19,7 @@ enum class RankTag : int {
   kHello = 2,      // worker rank -> coordinator: its device, or why it has none
   kWork = 3,       // coordinator -> worker rank: configs to measure
   kResults = 4,    // worker rank -> coordinator: their results
-  kHeartbeat = 5,  // worker rank -> coordinator: alive (every second, busy or idle)
+  kHeartbeat = 5,  // both ways: alive (every second; a worker rank busy or idle, rank 0 whatever it does)
   kAbandon = 6,    // coordinator -> worker rank: stop measuring the configs in hand
   kStop = 7,       // coordinator -> worker rank: the run is over
 };

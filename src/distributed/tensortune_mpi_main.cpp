@@ -12,6 +12,7 @@
 #include "cli/cli_main.h"
 #include "distributed/rank_channel.h"
 #include "distributed/rank_measurer.h"
+#include "distributed/rank_pulse.h"
 #include "distributed/worker_rank.h"
 #include "measure/opencl_measurer.h"
 
@@ -66,7 +67,13 @@ int WorkerIndexOnHost(int rank) {
 
 int main(int argc, char** argv) {
   int threads = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &threads);
+  // Serialized: rank 0's pulse sends from its own thread, through the channel's lock.
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &threads);
+  if (threads < MPI_THREAD_SERIALIZED) {
+    std::cerr << "tensortune-mpi: error: this MPI library does not allow MPI calls from more than one thread "
+                 "(MPI_THREAD_SERIALIZED), which rank 0's pulse to the worker ranks needs\n";
+    Leave(3, true);
+  }
   tt::RankChannel channel;
   if (channel.size() < 2) {
     std::cerr << "tensortune-mpi: error: needs 2 or more ranks (mpirun -n 3 tensortune-mpi ...): rank 0 tunes and "
@@ -74,12 +81,19 @@ int main(int argc, char** argv) {
     Leave(2, true);
   }
   const int local_index = WorkerIndexOnHost(channel.rank());
-  if (channel.rank() != 0) Leave(0, tt::ServeAsWorkerRank(channel, DeviceSpecOf(argc, argv), local_index, Hostname()));
+  if (channel.rank() != 0) {
+    const auto end = tt::ServeAsWorkerRank(channel, DeviceSpecOf(argc, argv), local_index, Hostname());
+    Leave(end.exit_code, end.finalize);
+  }
 
   tt::RankRoster roster(channel.size());
-  tt::SetDeviceMeasurerFactory([&](const tt::OpenClMeasurerOptions& options) {
-    return std::make_unique<tt::RankMeasurer>(channel, roster, options, std::cerr);
-  });
-  const int code = TensortuneMain(argc, argv);
+  int code = 0;
+  {
+    const tt::RankZeroPulse pulse(channel, roster);  // until the worker ranks are told to stop
+    tt::SetDeviceMeasurerFactory([&](const tt::OpenClMeasurerOptions& options) {
+      return std::make_unique<tt::RankMeasurer>(channel, roster, options, std::cerr);
+    });
+    code = TensortuneMain(argc, argv);
+  }
   Leave(code, tt::StopWorkerRanks(channel, roster));
 }

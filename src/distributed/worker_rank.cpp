@@ -1,9 +1,12 @@
 #include "distributed/worker_rank.h"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <future>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -19,6 +22,7 @@ namespace tt {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 constexpr auto kHeartbeatEvery = std::chrono::seconds(1);
 constexpr auto kIdlePoll = std::chrono::milliseconds(2);
 
@@ -165,7 +169,8 @@ std::unique_ptr<DeviceMeasurer> OpenMeasurer(const RankSetup& setup, std::string
 
 }  // namespace
 
-bool ServeAsWorkerRank(RankChannel& channel, const std::string& device_spec, int local_index, const std::string& host) {
+WorkerRankEnd ServeAsWorkerRank(RankChannel& channel, const std::string& device_spec, int local_index,
+                                const std::string& host) {
   std::string device = device_spec;  // once opened: the flat index a "local" spec resolved to
   std::unique_ptr<DeviceMeasurer> measurer;
   std::unique_ptr<TaskCache> tasks;
@@ -173,10 +178,24 @@ bool ServeAsWorkerRank(RankChannel& channel, const std::string& device_spec, int
   std::future<RankResults> running;
   std::atomic<bool> abandon{false};
   MeasuringThread measuring;  // destroyed first: ends before what its jobs use
-  auto last_heartbeat = Clock::now();
+  auto last_heartbeat = Clock::now(), last_heard = Clock::now();
   while (true) {
     bool idle = true;
-    if (auto message = channel.Poll(0)) {
+    // Taken before the poll: a rank that was itself stopped finds rank 0's pulses waiting.
+    const auto polled_at = Clock::now();
+    auto message = channel.Poll(0);
+    if (message) last_heard = Clock::now();
+    if (!message && Seconds(polled_at - last_heard) > kRankZeroLostAfterS) {
+      abandon = true;
+      if (running.valid()) running.wait();  // the measurement in hand stops at its next step
+      std::cerr << fmt::format(
+                       "tensortune-mpi: error: rank {} on {}: rank 0, which tunes and records the run, is lost "
+                       "(nothing heard from it for {:.0f} s); this rank leaves\n",
+                       channel.rank(), host, kRankZeroLostAfterS)
+                << std::flush;
+      return {3, false};
+    }
+    if (message) {
       idle = false;
       switch (message->tag) {
         case RankTag::kSetup: {
@@ -202,7 +221,7 @@ bool ServeAsWorkerRank(RankChannel& channel, const std::string& device_spec, int
           abandon = true;
           if (running.valid()) running.wait();
           const auto stop = DecodeStop(message->body);
-          return stop ? stop->finalize : true;
+          return {0, stop ? stop->finalize : true};
         }
         default:
           break;

@@ -1,14 +1,10 @@
 // The network-run part of SqliteHistoryStore: network_runs, network_tasks, network_progress.
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <SQLiteCpp/VariadicBind.h>
-#include <signal.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
+#include "history/process_owner.h"
 #include "history/sqlite_history_store.h"
 #include "history/sqlite_rows.h"
 #include "history/timestamp.h"
@@ -30,43 +26,6 @@ std::vector<NetworkTaskRow> ReadNetworkTasks(SQLite::Database& db, int64_t netwo
   return tasks;
 }
 
-// The start time of a process (field 22 of /proc/PID/stat, clock ticks since boot): with the
-// pid and host it names a process even after its pid is reused. Empty when unknown, "dead"
-// for a process that has ended but not been reaped (a zombie still answers kill(pid, 0)).
-std::string StartTime(pid_t pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-  const auto end_of_name = text.rfind(')');
-  if (end_of_name == std::string::npos) return "";
-  std::istringstream fields(text.substr(end_of_name + 2));
-  std::string field;
-  for (int i = 3; i <= 22 && fields >> field; ++i)
-    if (i == 3 && (field == "Z" || field == "X")) return "dead";
-  return field;
-}
-
-std::string HostName() {
-  char name[256] = {};
-  gethostname(name, sizeof name - 1);
-  return name;
-}
-
-std::string ThisProcess() { return HostName() + " " + std::to_string(getpid()) + " " + StartTime(getpid()); }
-
-// Whether the owner recorded for a running network run is a process other than this one that
-// is still alive. One on another host cannot be checked, and counts as alive.
-bool OwnedByAnotherLiveProcess(const std::string& owner) {
-  std::istringstream fields(owner);
-  std::string host, start;
-  int64_t pid = 0;
-  if (!(fields >> host >> pid) || pid <= 0) return false;  // none recorded (an older tensortune)
-  fields >> start;
-  if (owner == ThisProcess()) return false;
-  if (host != HostName()) return true;
-  if (kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) return false;
-  return start.empty() || StartTime(static_cast<pid_t>(pid)) == start;
-}
-
 }  // namespace
 
 SqliteHistoryStore::NetworkRunStart SqliteHistoryStore::BeginNetworkRun(int64_t device_id, const NetworkRunInfo& info,
@@ -79,7 +38,7 @@ SqliteHistoryStore::NetworkRunStart SqliteHistoryStore::BeginNetworkRun(int64_t 
         "AND status IN ('running', 'interrupted', 'failed') ORDER BY id DESC LIMIT 1");
     SQLite::bind(find, info.resume_key, device_id);
     NetworkRunStart start;
-    const std::string me = ThisProcess();
+    const std::string me = ThisProcessOwner();
     if (find.executeStep()) {
       start.id = find.getColumn(0).getInt64();
       start.resumed = true;

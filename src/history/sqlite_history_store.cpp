@@ -66,7 +66,9 @@ SqliteHistoryStore::SqliteHistoryStore(std::string path, std::unique_ptr<SQLite:
 SqliteHistoryStore::~SqliteHistoryStore() = default;
 
 std::unique_ptr<SqliteHistoryStore> SqliteHistoryStore::Open(const std::string& path) {
-  return std::unique_ptr<SqliteHistoryStore>(new SqliteHistoryStore(path, OpenDatabaseFile(path)));
+  auto store = std::unique_ptr<SqliteHistoryStore>(new SqliteHistoryStore(path, OpenDatabaseFile(path)));
+  Translated(path, [&] { EndRunsOfGoneProcesses(*store->db_); });
+  return store;
 }
 
 std::unique_ptr<SqliteHistoryStore> SqliteHistoryStore::OpenReadOnly(const std::string& path) {

@@ -1,12 +1,14 @@
 #include "history/sqlite_rows.h"
 
 #include <SQLiteCpp/Statement.h>
+#include <SQLiteCpp/Transaction.h>
 #include <SQLiteCpp/VariadicBind.h>
 #include <signal.h>
 
 #include <cerrno>
 #include <nlohmann/json.hpp>
 
+#include "history/process_owner.h"
 #include "history/timestamp.h"
 
 namespace tt {
@@ -86,14 +88,15 @@ TrialRecord ReadTrial(SQLite::Statement& q) {
 int64_t InsertRun(SQLite::Database& db, const TaskIds& task, const RunInfo& info, const std::string& status) {
   SQLite::Statement q(db,
                       "INSERT INTO runs (tuner, options_json, seed, command, device_id, workload_id, "
-                      "template_id, trials_requested, started_at, ended_at, status, network_run_id) "
-                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, nullif(?, 0))");
+                      "template_id, trials_requested, started_at, ended_at, status, network_run_id, owner) "
+                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, nullif(?, 0), ?)");
   const std::string now = UtcNowIso8601();
   SQLite::bind(q, info.tuner, info.options_json.empty() ? "{}" : info.options_json, static_cast<int64_t>(info.seed),
                info.command, task.device, task.workload, task.kernel_template, info.trials_requested, now);
   if (status != "running") q.bind(10, now);
   q.bind(11, status);
   q.bind(12, info.network_run_id);
+  if (status == "running") q.bind(13, ThisProcessOwner());
   q.exec();
   return db.getLastInsertRowid();
 }
@@ -135,6 +138,33 @@ void DropDeadClaims(SQLite::Database& db, const TaskIds* task) {
     drop.exec();
     drop.reset();
   }
+}
+
+int EndRunsOfGoneProcesses(SQLite::Database& db) {
+  // Read first: a database without such runs is not written (nor locked for writing).
+  std::vector<std::pair<std::string, std::string>> gone;  // table, owner
+  for (const std::string table : {"runs", "network_runs"}) {
+    SQLite::Statement q(db, "SELECT DISTINCT owner FROM " + table + " WHERE status = 'running' AND owner IS NOT NULL");
+    while (q.executeStep())
+      if (OwnerIsGone(q.getColumn(0).getString())) gone.emplace_back(table, q.getColumn(0).getString());
+  }
+  if (gone.empty()) return 0;
+  SQLite::Transaction transaction(db, SQLite::TransactionBehavior::IMMEDIATE);
+  const std::string now = UtcNowIso8601();
+  int ended = 0;
+  for (const auto& [table, owner] : gone) {
+    SQLite::Statement q(
+        db,
+        "UPDATE " + table + " SET status = 'failed', ended_at = ?, error = ? WHERE status = 'running' AND owner = ?");
+    const std::string pid_host = owner.substr(owner.find(' ') + 1, owner.rfind(' ') - owner.find(' ') - 1);
+    SQLite::bind(q, now,
+                 "its process (pid " + pid_host + " on " + owner.substr(0, owner.find(' ')) +
+                     ") ended without ending it: killed, or its host lost",
+                 owner);
+    ended += q.exec();
+  }
+  transaction.commit();
+  return ended;
 }
 
 }  // namespace tt

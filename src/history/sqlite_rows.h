@@ -89,5 +89,9 @@ int64_t InsertRun(SQLite::Database& db, const TaskIds& task, const RunInfo& info
 void InsertTrials(SQLite::Database& db, int64_t run_id, const TaskIds& task, const std::vector<TrialRecord>& records);
 // Drops the claims of processes that have died (killed, crashed): those of `task`, or all.
 void DropDeadClaims(SQLite::Database& db, const TaskIds* task = nullptr);
+// Marks 'failed' the runs and network runs left 'running' by a process of this host that has
+// ended (killed with -9, a tensortune-mpi rank 0 lost), naming it in their error; returns how
+// many. A database without such runs is not written.
+int EndRunsOfGoneProcesses(SQLite::Database& db);
 
 }  // namespace tt

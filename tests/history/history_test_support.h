@@ -6,6 +6,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -101,6 +102,26 @@ inline void OverwriteMiddleThird(const std::string& path) {
   file.seekp(static_cast<std::streamoff>(size / 3 / 4096 * 4096));
   const std::string garbage(size / 3, '\xa5');
   file.write(garbage.data(), static_cast<std::streamsize>(garbage.size()));
+}
+
+// A child process that calls `begin` (e.g. begins a run) and then lives until it is killed;
+// its pid, once `begin` returned. The caller kills and reaps it.
+inline pid_t StartLivingProcess(const std::function<void()>& begin) {
+  int ready[2];
+  if (pipe(ready) != 0) return -1;
+  const pid_t child = fork();
+  if (child == 0) {
+    begin();
+    char byte = 1;
+    (void)!write(ready[1], &byte, 1);
+    pause();
+    _exit(0);
+  }
+  char byte = 0;
+  const bool began = child > 0 && read(ready[0], &byte, 1) == 1;
+  close(ready[0]);
+  close(ready[1]);
+  return began ? child : -1;
 }
 
 }  // namespace tt::testing

@@ -28,19 +28,9 @@ TEST(NetworkRunOwner, ASecondProcessIsRefusedWhileTheFirstLivesAndContinuesAfter
   TempDir dir;
   const std::string path = dir.File("h.db");
   SqliteHistoryStore::Open(path).reset();
-  int ready[2];
-  ASSERT_EQ(pipe(ready), 0);
-  const pid_t child = fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {  // the first command: begins the run, then keeps tuning it
-    Begin(path);
-    char byte = 1;
-    (void)!write(ready[1], &byte, 1);
-    pause();
-    _exit(0);
-  }
-  char byte = 0;
-  ASSERT_EQ(read(ready[0], &byte, 1), 1);
+  // The first command: begins the run, then keeps tuning it.
+  const pid_t child = testing::StartLivingProcess([&] { Begin(path); });
+  ASSERT_GT(child, 0);
   try {
     Begin(path);
     ADD_FAILURE() << "a second process continued the running network run";
@@ -50,7 +40,8 @@ TEST(NetworkRunOwner, ASecondProcessIsRefusedWhileTheFirstLivesAndContinuesAfter
   }
   kill(child, SIGKILL);
   waitpid(child, nullptr, 0);
-  // Killed with -9, it left its run 'running': the same command continues it.
+  // Killed with -9, it left its run 'running' (marked 'failed' on the next open): the same command
+  // continues it.
   const auto resumed = Begin(path);
   EXPECT_TRUE(resumed.resumed);
   EXPECT_EQ(resumed.id, 1);

@@ -222,6 +222,60 @@ TEST(Mpirun, ARankLostWhileStalledLeavesWhenItComesBack) {
   EXPECT_EQ(Sql(db, "SELECT status FROM runs"), "finished\n");
 }
 
+// Whether `pid` has ended (gone, or a zombie that nobody reaped yet).
+bool Ended(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), {});
+  const auto close = text.rfind(')');
+  return close == std::string::npos || text.substr(close + 2, 1) == "Z" || text.substr(close + 2, 1) == "X";
+}
+
+// Before: rank 0 killed under --enable-recovery left the worker ranks waiting for it, mpirun
+// running, and the run 'running' in the database, all for ever.
+TEST(Mpirun, RankZeroKilledEndsTheJobAndTheNextCommandSeesTheRunFailed) {
+  ScratchDir dir;
+  const auto db = dir.path() / "history.db";
+  const auto err = dir.path() / "err.txt";
+  const pid_t job = Start(Mpirun(3, true) + Tune(db, 600, "fake:40") + " >/dev/null 2>" + err.string());
+  ASSERT_GT(job, 0);
+  for (int i = 0; i < 600 && Count(db, "SELECT count(*) FROM trials") < 8; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const pid_t rank0 = FindRank(job, 0), rank1 = FindRank(job, 1), rank2 = FindRank(job, 2);
+  ASSERT_GT(rank0, 0);
+  ASSERT_GT(rank1, 0);
+  ASSERT_GT(rank2, 0);
+  ASSERT_EQ(kill(rank0, SIGKILL), 0);
+  ASSERT_LT(Count(db, "SELECT count(*) FROM trials"), 600) << "the run ended before rank 0 was killed";
+
+  // Every process ends by itself; after five minutes they are ended here, and the test fails.
+  int status = 0;
+  pid_t ended = 0;
+  for (int i = 0; i < 3000 && (ended = waitpid(job, &status, WNOHANG)) == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  for (int i = 0; i < 100 && !(Ended(rank1) && Ended(rank2)); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const bool ranks_ended = Ended(rank1) && Ended(rank2);
+  if (ended == 0) {
+    for (const pid_t pid : Descendants(job)) kill(pid, SIGKILL);
+    kill(job, SIGKILL);
+    waitpid(job, &status, 0);
+  }
+  const std::string stderr_text = testing::ReadFile(err);
+  EXPECT_EQ(ended, job) << "mpirun still running five minutes after rank 0 was killed\n" << stderr_text;
+  EXPECT_TRUE(ranks_ended) << stderr_text;
+  for (const std::string rank : {"1", "2"})
+    EXPECT_NE(stderr_text.find("rank " + rank + " on "), std::string::npos) << stderr_text;
+  EXPECT_NE(stderr_text.find("rank 0, which tunes and records the run, is lost"), std::string::npos) << stderr_text;
+
+  // The next command that writes to the database finds the run's process gone.
+  EXPECT_EQ(Sql(db, "SELECT status FROM runs"), "running\n");
+  const auto next = RunProgram(std::string(TENSORTUNE_BIN) + Tune(db, 8, "fake"), dir.path());
+  ASSERT_EQ(next.exit_code, 0) << next.out << next.err;
+  EXPECT_EQ(Sql(db, "SELECT id, status FROM runs ORDER BY id"), "1|failed\n2|finished\n");
+  EXPECT_NE(Sql(db, "SELECT error FROM runs WHERE id = 1").find("pid " + std::to_string(rank0) + " on "),
+            std::string::npos);
+}
+
 TEST(Mpirun, RanksOnDevicesOfDifferentKindsAreRefused) {
   ScratchDir dir;
   const auto db = dir.path() / "history.db";
