@@ -130,6 +130,7 @@ std::string TuneOperator(const py::dict& o) {
   options.op = Get<std::string>(o, "op", "");
   options.shape = Get<std::string>(o, "shape", "");
   options.kernel_template = Get<std::string>(o, "template", "");
+  options.no_winograd = Get<bool>(o, "no_winograd", false);
   ReadMeasuringAndSearch(o, options);
   options.tuning.trials = Get<int64_t>(o, "trials", options.tuning.trials);
   options.tuning.command = "python: tensortune.tune";
@@ -154,6 +155,7 @@ std::string TuneNetwork(const py::dict& o) {
     options.batch_given = true;
   }
   options.tuning.scheduler = Get<std::string>(o, "scheduler", options.tuning.scheduler);
+  options.tuning.no_winograd = Get<bool>(o, "no_winograd", false);
   options.tuning.command = "python: tensortune.tune_network " + options.network;
   options.json = true;
   std::ostringstream out;

@@ -7,14 +7,16 @@ from tensortune import _engine
 
 
 def tune(op, shape, template=None, tuner="bo", trials=64, db="history.db", device=0, seed=1, batch_size=8,
-         timeout=10.0, min_time=0.1, time_limit=0, builders=None, tuner_options=None):
+         timeout=10.0, min_time=0.1, time_limit=0, builders=None, tuner_options=None, no_winograd=False):
     """Tunes one workload of a built-in operator (``tensortune templates`` lists them), every
     trial recorded in ``db``; returns the run's summary (``tensortune tune --json``): its
-    trials, statuses, best config and the best in the history."""
+    trials, statuses, best config and the best in the history. ``no_winograd=True`` is
+    ``--no-winograd``: a Winograd sketch named by ``template`` is refused (ValueError), as their
+    rounding error differs from the direct sketches' (docs/templates.md, "Numerics")."""
     options = {"op": op, "shape": _shape_text(shape), "template": template or "", "tuner": tuner, "trials": int(trials),
                "db": os.fspath(db), "device": str(device), "seed": int(seed), "batch_size": int(batch_size),
                "timeout": float(timeout), "min_time": float(min_time), "time_limit": float(time_limit),
-               "tuner_options": {k: str(v) for k, v in (tuner_options or {}).items()}}
+               "tuner_options": {k: str(v) for k, v in (tuner_options or {}).items()}, "no_winograd": bool(no_winograd)}
     if builders is not None:
         options["builders"] = int(builders)
     os.environ.setdefault("TENSORTUNE_WORKER", _engine.worker_path())
@@ -34,15 +36,17 @@ def _shape_text(shape):
 
 def tune_network(network, trials, db="history.db", device=0, batch=None, input_shapes=None, tuner="bo",
                  scheduler="ucb", seed=1, batch_size=8, timeout=10.0, min_time=0.1, time_limit=0, builders=None,
-                 tuner_options=None):
+                 tuner_options=None, no_winograd=False):
     """Tunes every layer of a network (a built-in name, a JSON file or an ONNX model) under one
     trial budget, as ``tensortune tune-network``; the same call again continues the run.
+    ``no_winograd=True`` is ``--no-winograd``: the Winograd sketches are left out of every
+    layer (their rounding error: docs/templates.md, "Numerics").
     Returns the run's summary (``--json``) as a dict."""
     options = {"network": os.fspath(network), "trials": int(trials), "db": os.fspath(db), "device": str(device),
                "batch": batch, "input_shapes": [f"{k}={v}" for k, v in (input_shapes or {}).items()],
                "tuner": tuner, "scheduler": scheduler, "seed": int(seed), "batch_size": int(batch_size),
                "timeout": float(timeout), "min_time": float(min_time), "time_limit": float(time_limit),
-               "tuner_options": {k: str(v) for k, v in (tuner_options or {}).items()}}
+               "tuner_options": {k: str(v) for k, v in (tuner_options or {}).items()}, "no_winograd": bool(no_winograd)}
     if builders is not None:
         options["builders"] = int(builders)
     os.environ.setdefault("TENSORTUNE_WORKER", _engine.worker_path())
