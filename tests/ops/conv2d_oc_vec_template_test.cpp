@@ -149,5 +149,34 @@ TEST(Conv2dOcVecGeometry, EveryValidConfigStoresEachOutputOnce) {
   EXPECT_GT(checked, 100u);
 }
 
+// ResNet-18's smallest layers (7x7 outputs, 3x3 stride 1 and stride 2): every valid config of the
+// channel-blocked sketch launches at least 4 work-groups, two per core of a two-thread CPU
+// device, because a work-item holds at most 28 accumulator vectors (so at most 448 of the 512
+// channels times pixels of one row block) and the channel groups and row blocks each get a
+// work-group. Work that does not split across the threads cannot come from the NDRange.
+TEST(Conv2dOcVecGeometry, SmallLayersSplitIntoWorkGroupsForEveryCore) {
+  for (const char* shape :
+       {"n=1,ci=512,h=7,w=7,co=512,kh=3,kw=3,stride=1,pad=1", "n=1,ci=256,h=14,w=14,co=512,kh=3,kw=3,stride=2,pad=1",
+        "n=1,ci=256,h=14,w=14,co=256,kh=3,kw=3,stride=1,pad=1"}) {
+    const Workload w = ParseWorkload("conv2d", shape);
+    const KernelTemplate& t = Conv2dOcVecNchwcTemplate();
+    for (const DeviceLimits& limits : {kAvx512, DeviceLimits{4096, 512 * 1024, 8}}) {
+      const ConfigSpace space = t.Space(w, limits);
+      size_t valid = 0, fine = 0;
+      for (uint64_t index = 0; index < space.Size(); ++index) {
+        const Config c = space.FromIndex(index);
+        if (!space.IsValid(c)) continue;
+        ++valid;
+        const LaunchGeometry g = t.Geometry(w, space, c);
+        const size_t groups = g.global[0] / g.local[0] * (g.global[1] / g.local[1]) * (g.global[2] / g.local[2]);
+        EXPECT_GE(groups, 4u) << shape << " " << space.Key(c);
+        if (groups >= 16) ++fine;
+      }
+      EXPECT_GT(valid, 50u) << shape;
+      EXPECT_GT(fine, valid / 2) << shape;  // most configs give each of two threads 8 or more
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tt
