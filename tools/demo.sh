@@ -32,17 +32,21 @@ rm -rf "$work/pack"
 $tt export-kernels "$network" --db "$work/history.db" --out "$work/pack" >/dev/null
 $tt run-network "$network" --pack "$work/pack" --json >"$work/tuned.json"
 
-echo "== 3. run-network at every layer's untuned template default (an empty history)"
+echo "== 3. run-network never tuned: an empty history (each layer at its device's starting config)"
 rm -f "$work/empty.db"
 $tt sql --write --db "$work/empty.db" "SELECT 1" >/dev/null  # a history with nothing in it
-$tt run-network "$network" --db "$work/empty.db" --json >"$work/default.json"
+$tt run-network "$network" --db "$work/empty.db" --json >"$work/never.json"
 
-python3 - "$work/tuned.json" "$work/default.json" "$network" "$trials" <<'PY'
+echo "== 4. run-network at every layer's untuned template default"
+$tt run-network "$network" --untuned --json >"$work/default.json"
+
+python3 - "$work/tuned.json" "$work/never.json" "$work/default.json" "$network" "$trials" <<'PY'
 import json, sys
-tuned, default = (json.load(open(p)) for p in sys.argv[1:3])
-t, d = tuned["measured_latency_s"], default["measured_latency_s"]
-print(f"\n{sys.argv[3]} on {tuned['device']}, measured by run-network (every layer checked against the CPU reference):")
-print(f"  tuned with {sys.argv[4]} trials: {t * 1e3:9.2f} ms")
-print(f"  untuned template defaults: {d * 1e3:9.2f} ms   ({d / t:.1f}x slower)")
+tuned, never, default = (json.load(open(p)) for p in sys.argv[1:4])
+t, n, d = (r["measured_latency_s"] for r in (tuned, never, default))
+print(f"\n{sys.argv[4]} on {tuned['device']}, measured by run-network (every layer checked against the CPU reference):")
+print(f"  tuned with {sys.argv[5]} trials:    {t * 1e3:9.2f} ms")
+print(f"  never tuned (starting configs): {n * 1e3:9.2f} ms   ({n / t:.1f}x slower)")
+print(f"  untuned template defaults:      {d * 1e3:9.2f} ms   ({d / t:.1f}x slower)")
 PY
 echo "database, kernel pack and outputs: $work"

@@ -28,6 +28,8 @@ KernelPackCommands::KernelPackCommands(CLI::App& app) {
   run_->add_option("network", r.network, "Built-in network name or JSON file")->required();
   run_->add_option("--db", r.db, "History database (or --pack)");
   run_->add_option("--pack", r.pack, "Kernel pack written by export-kernels (instead of --db)");
+  run_->add_flag("--untuned", r.untuned,
+                 "Run every layer at its template's untuned default (instead of --db or --pack): the baseline");
   run_->add_option("--device", r.device, "Device index or name fragment")->capture_default_str();
   run_->add_option("--batch", r.batch, "Batch size of the network")->capture_default_str();
   run_->add_option("--min-time", r.min_time_s, "Time whole-network runs for at least this many seconds")

@@ -24,8 +24,9 @@ struct ExportKernelsOptions {
 
 struct RunNetworkOptions {
   std::string network;
-  std::string db;    // either a history database
-  std::string pack;  // or a kernel pack
+  std::string db;        // either a history database
+  std::string pack;      // or a kernel pack
+  bool untuned = false;  // or every layer at its template's untuned default (the baseline)
   std::string device = "0";
   int64_t batch = 1;
   double min_time_s = 1;  // timed passes of the whole network add up to at least this

@@ -180,8 +180,8 @@ int Run(const RunNetworkOptions& o, std::ostream& out, std::ostream& err) {
   CheckCount("--batch", o.batch, kMaxNetworkBatch);
   CheckCount("--min-runs", o.min_runs, tensortune::kMaxTimedRuns);
   CheckSeconds("--min-time", o.min_time_s, true, kMaxMinTimeSeconds);
-  if (o.db.empty() == o.pack.empty())
-    throw UserError("give either --db (a history database) or --pack (a kernel pack)");
+  if ((o.db.empty() ? 0 : 1) + (o.pack.empty() ? 0 : 1) + (o.untuned ? 1 : 0) != 1)
+    throw UserError("give one of --db (a history database), --pack (a kernel pack) or --untuned");
   const Network network = LoadNetwork(o.network);
   const auto instances = Instances(network, o.batch);
   std::error_code ec;
@@ -193,15 +193,19 @@ int Run(const RunNetworkOptions& o, std::ostream& out, std::ostream& err) {
   std::optional<tensortune::KernelPack> pack;
   if (!o.db.empty())
     history = tensortune::OpenHistory(o.db);
-  else
+  else if (!o.pack.empty())
     pack = tensortune::KernelPack::Load(o.pack);
-  const Heading heading{network.name, o.batch, history ? o.db : "kernel pack " + o.pack};
+  const Heading heading{network.name, o.batch,
+                        history ? o.db
+                        : pack  ? "kernel pack " + o.pack
+                                : "untuned template defaults"};
 
   tensortune::RuntimeOptions runtime_options;
   runtime_options.binary_cache = o.binary_cache;
   const tensortune::NetworkRunner runner(o.device, runtime_options);
-  const NetworkRun run =
-      history ? runner.Run(instances, *history, RunOptionsOf(o)) : runner.Run(instances, *pack, RunOptionsOf(o));
+  const NetworkRun run = history ? runner.Run(instances, *history, RunOptionsOf(o))
+                         : pack  ? runner.Run(instances, *pack, RunOptionsOf(o))
+                                 : runner.RunUntuned(instances, RunOptionsOf(o));
 
   if (o.json)
     RenderJson(heading, run, out);

@@ -167,7 +167,8 @@ std::optional<StartingConfig> DeviceStartingConfig(const KernelTemplate& kernel,
   if (const auto it = table.find(kernel.name()); it != table.end())
     preferred.insert(preferred.end(), it->second.begin(), it->second.end());
   std::string note = std::string(IsCpu(device) ? "cpu" : "gpu") + " start (vector width " + std::to_string(width);
-  if (!table.count(kernel.name())) note += ", no tiles known for " + std::string(kernel.name());
+  const bool known = table.count(kernel.name()) > 0;
+  if (!known) note += ", no tiles known for " + std::string(kernel.name());
   note += ")";
 
   // Every preferred value in; when the space rejects that, the preferred values one at a time,
@@ -179,7 +180,7 @@ std::optional<StartingConfig> DeviceStartingConfig(const KernelTemplate& kernel,
   };
   KnobValues all = base;
   for (const auto& [name, value] : preferred) Set(all, name, value, width);
-  if (auto config = valid(all)) return StartingConfig{*config, note};
+  if (auto config = valid(all)) return StartingConfig{*config, note, known};
   KnobValues kept = base;
   std::optional<Config> config = valid(kept);
   for (const auto& [name, value] : preferred) {
@@ -190,9 +191,9 @@ std::optional<StartingConfig> DeviceStartingConfig(const KernelTemplate& kernel,
       config = std::move(c);
     }
   }
-  if (config) return StartingConfig{*config, note + ", some values left out"};
+  if (config) return StartingConfig{*config, note + ", some values left out", known};
   Rng rng(1);
-  if (auto drawn = DrawValidConfig(space, rng)) return StartingConfig{*drawn, note + ", a random valid config"};
+  if (auto drawn = DrawValidConfig(space, rng)) return StartingConfig{*drawn, note + ", a random valid config", false};
   return std::nullopt;
 }
 

@@ -15,7 +15,8 @@ namespace tt {
 
 struct StartingConfig {
   Config config;
-  std::string note;  // "cpu start (vec 16)", for the run's explanation
+  std::string note;          // "cpu start (vec 16)", for the run's explanation
+  bool tiles_known = false;  // the device class has tiles of its own for this sketch (else generic rules only)
 };
 
 // A valid config of `space` (the kernel's space for some workload on `device`): the class's

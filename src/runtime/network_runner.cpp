@@ -312,4 +312,18 @@ NetworkRun NetworkRunner::Run(const std::vector<NetworkLayer>& layers, const Ker
   return Translated([&] { return RunLayers(*state_, layers, kernels, options); });
 }
 
+NetworkRun NetworkRunner::RunUntuned(const std::vector<NetworkLayer>& layers, const NetworkRunOptions& options) const {
+  const DeviceDescription& device = state_->runtime.device();
+  const tt::runtime::LayerKernels kernels{
+      [&](const Workload& w, const PrepareOptions& prepare) {
+        KernelSpec spec =
+            tt::runtime::DefaultSpec(tt::runtime::ToWorkload(w), tt::runtime::ToDeviceInfo(device),
+                                     prepare.kernel_template, "asked for", tt::runtime::DefaultKind::kUntuned);
+        spec.choice.note = tt::runtime::Describe(spec.choice);
+        return spec;
+      },
+      LayerPrepare(options), false};
+  return Translated([&] { return RunLayers(*state_, layers, kernels, options); });
+}
+
 }  // namespace tensortune

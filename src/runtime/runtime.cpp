@@ -471,8 +471,8 @@ Operator Runtime::Prepare(const Workload& workload, const KernelPack& pack, cons
 }
 
 Operator Runtime::PrepareDefault(const Workload& workload, const std::string& kernel_template) const {
-  KernelSpec spec =
-      tt::runtime::DefaultSpec(tt::runtime::ToWorkload(workload), state_->info, kernel_template, "asked for");
+  KernelSpec spec = tt::runtime::DefaultSpec(tt::runtime::ToWorkload(workload), state_->info, kernel_template,
+                                             "asked for", tt::runtime::DefaultKind::kUntuned);
   spec.choice.note = tt::runtime::Describe(spec.choice);
   return Prepare(spec);
 }

@@ -40,8 +40,13 @@ tensortune::KernelSpec ChooseFromCandidates(const tensortune::Workload& workload
                                             const DeviceInfo& device, const tensortune::PrepareOptions& options);
 tensortune::KernelSpec ChooseFromPack(const tensortune::Workload& workload, const tensortune::KernelPack& pack,
                                       const DeviceInfo& device, const tensortune::PrepareOptions& options);
+// What a workload with nothing recorded runs: the device class's starting config of its first
+// applicable sketch (what tune-network's first round measures), or, asked for explicitly, the
+// template's untuned default (every split untiled).
+enum class DefaultKind { kStarting, kUntuned };
 tensortune::KernelSpec DefaultSpec(const Workload& workload, const DeviceInfo& device,
-                                   const std::string& kernel_template, const std::string& why);
+                                   const std::string& kernel_template, const std::string& why,
+                                   DefaultKind kind = DefaultKind::kStarting);
 tensortune::KernelSpec OverrideSpec(const Workload& workload, const DeviceInfo& device,
                                     const std::string& kernel_template, const std::string& config_key);
 

@@ -8,6 +8,7 @@
 #include "core/errors.h"
 #include "core/rng.h"
 #include "ops/channel_blocking.h"
+#include "ops/starting_config.h"
 #include "runtime/runtime_internal.h"
 #include "space/config_adapt.h"
 #include "space/config_space.h"
@@ -57,6 +58,10 @@ std::optional<Config> DefaultConfig(const ConfigSpace& space) {
   if (space.IsValid(untiled)) return untiled;
   Rng rng(1);
   return DrawValidConfig(space, rng);
+}
+
+std::string Joined(const std::string& first, const std::string& second) {
+  return first.empty() ? second : first + "; " + second;
 }
 
 std::string Refusal(const tensortune::PrepareOptions& options) {
@@ -238,7 +243,7 @@ std::string Describe(const Choice& c) {
               (c.match_score < 1 ? " (adapted, match score " + Format("%.2f", c.match_score) + ")" : "");
       break;
     case Origin::kDefault:
-      text += "untuned default config";
+      text += "default config";
       break;
     case Origin::kOverride:
       text += "config given by the caller";
@@ -340,7 +345,7 @@ void CheckSpec(const KernelSpec& spec, const DeviceInfo& device, ErrorCode code)
 }
 
 KernelSpec DefaultSpec(const Workload& w, const DeviceInfo& device, const std::string& kernel_template,
-                       const std::string& why) {
+                       const std::string& why, DefaultKind kind) {
   std::vector<const KernelTemplate*> kernels;
   try {
     kernels = kernel_template.empty() ? ApplicableTemplates(w)
@@ -348,12 +353,22 @@ KernelSpec DefaultSpec(const Workload& w, const DeviceInfo& device, const std::s
   } catch (const UserError& e) {
     throw Error(ErrorCode::kInvalidArgument, e.what());
   }
+  Choice choice;
+  choice.origin = Origin::kDefault;
+  // The first sketch whose tiles the device class knows, else the first with a valid config.
+  if (kind == DefaultKind::kStarting)
+    for (const bool need_known_tiles : {true, false})
+      for (const KernelTemplate* kernel : kernels) {
+        const ConfigSpace space = kernel->Space(w, LimitsOf(device));
+        const auto start = DeviceStartingConfig(*kernel, space, device);
+        if (!start || (need_known_tiles && !start->tiles_known)) continue;
+        choice.note = Joined(why, "the device's starting config: " + start->note);
+        return SpecFor(*kernel, w, space, start->config, choice);
+      }
   for (const KernelTemplate* kernel : kernels) {
     const ConfigSpace space = kernel->Space(w, LimitsOf(device));
     if (const auto config = DefaultConfig(space)) {
-      Choice choice;
-      choice.origin = Origin::kDefault;
-      choice.note = why;
+      choice.note = Joined(why, "untuned");
       return SpecFor(*kernel, w, space, *config, choice);
     }
   }

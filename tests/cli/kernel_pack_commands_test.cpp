@@ -152,6 +152,39 @@ TEST(RunNetworkCommand, FallbacksAreLabelledAndExactOnlyRefusesThem) {
   EXPECT_EQ(strict.out, "");
 }
 
+// The baseline: --untuned runs every layer at its template's untuned default; an empty
+// history runs the device's starting configs instead (what a never-tuned workload gets).
+TEST(RunNetworkCommand, UntunedRunsTemplateDefaultsAndAnEmptyHistoryStartingConfigs) {
+  MixedNetwork s;
+  s.network = (s.dir.path() / "mixed.json").string();
+  std::ofstream(s.network) << kNetwork;
+  const auto untuned =
+      RunProgram(kProgram + " run-network " + s.network + " --untuned" + kQuick + " --json", s.dir.path());
+  ASSERT_EQ(untuned.exit_code, 0) << untuned.out << untuned.err;
+  const auto u = nlohmann::json::parse(untuned.out);
+  EXPECT_TRUE(u["verified"].get<bool>());
+  ASSERT_EQ(u["layers"].size(), 5u);
+  for (const auto& layer : u["layers"]) {
+    EXPECT_EQ(layer["origin"], "default");
+    EXPECT_NE(layer["note"].get<std::string>().find("untuned"), std::string::npos) << layer.dump();
+  }
+
+  const std::string empty = (s.dir.path() / "empty.db").string();
+  ASSERT_EQ(RunProgram(kProgram + " sql --write --db " + empty + " \"SELECT 1\"", s.dir.path()).exit_code, 0);
+  const auto never =
+      RunProgram(kProgram + " run-network " + s.network + " --db " + empty + kQuick + " --json", s.dir.path());
+  ASSERT_EQ(never.exit_code, 0) << never.out << never.err;
+  const auto n = nlohmann::json::parse(never.out);
+  EXPECT_TRUE(n["verified"].get<bool>());
+  for (const auto& layer : n["layers"]) {
+    EXPECT_EQ(layer["origin"], "default");
+    EXPECT_NE(layer["note"].get<std::string>().find("starting config"), std::string::npos) << layer.dump();
+  }
+
+  testing::ExpectRefusal(RunProgram(kProgram + " run-network " + s.network + " --untuned --db " + empty, s.dir.path()),
+                         "give one of --db", s.dir.path() / "nothing-written");
+}
+
 TEST(ExportKernelsCommand, WritesAPackThatRunsWithoutTheDatabase) {
   MixedNetwork s;
   Prepare(s);
@@ -209,7 +242,7 @@ TEST(ExportKernelsCommand, RefusesWhatItCannotExportAndDamagedPacksAreRefused) {
   testing::ExpectRefusal(unknown, "no device matching 'no-such-device'", pack);
   testing::ExpectRefusal(
       RunProgram(kProgram + " run-network " + s.network + " --db " + s.db + " --pack " + pack.string(), s.dir.path()),
-      "either --db", pack);
+      "give one of --db", pack);
 
   ASSERT_EQ(
       RunProgram(kProgram + " export-kernels " + s.network + " --db " + s.db + " --out " + pack.string(), s.dir.path())

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "cli/run_program.h"
+#include "ops/starting_config.h"
 #include "runtime/runtime_internal.h"
 #include "runtime_test_support.h"
 #include "tensortune/history.h"
@@ -213,11 +214,24 @@ TEST(Runtime, AMissingWorkloadIsAdaptedFromASimilarOneLabelledOrRefused) {
   ExpectCorrect(cl, op, missing);
   EXPECT_EQ(CodeOf([&] { runtime.Prepare(missing, *history, Strict(Origin::kExact)); }), ErrorCode::kMissingWorkload);
 
-  // An operator the history never saw: the template's default, labelled, still right.
+  // An operator the history never saw: the device's starting config of its first sketch (what
+  // tune-network's first round measures), labelled, still right; the untuned config only when
+  // asked for.
   const tensortune::Operator conv = runtime.Prepare(kConv, *history);
   EXPECT_EQ(conv.choice().origin, Origin::kDefault);
   EXPECT_NE(conv.choice().note.find("nothing in"), std::string::npos) << conv.choice().note;
+  EXPECT_NE(conv.choice().note.find("starting config"), std::string::npos) << conv.choice().note;
   ExpectCorrect(cl, conv, kConv);
+  const tensortune::Operator untuned = runtime.PrepareDefault(kConv, conv.choice().kernel_template);
+  EXPECT_NE(untuned.choice().note.find("untuned"), std::string::npos) << untuned.choice().note;
+  const tt::Workload conv_workload = runtime::ToWorkload(kConv);
+  const tt::KernelTemplate& sketch = tt::PickTemplate(conv_workload, conv.choice().kernel_template);
+  const tt::ConfigSpace space = sketch.Space(conv_workload, tt::LimitsOf(cl.info()));
+  const auto start = tt::DeviceStartingConfig(sketch, space, cl.info());
+  ASSERT_TRUE(start.has_value());
+  EXPECT_TRUE(start->tiles_known) << conv.choice().kernel_template;
+  EXPECT_EQ(conv.choice().config_key, space.Key(start->config));
+  EXPECT_NE(untuned.choice().config_key, conv.choice().config_key);
   EXPECT_EQ(CodeOf([&] { runtime.Prepare(kConv, *history, Strict(Origin::kOtherDevice)); }),
             ErrorCode::kMissingWorkload);
 }

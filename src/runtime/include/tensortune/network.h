@@ -95,6 +95,9 @@ class TENSORTUNE_API NetworkRunner {
                  const NetworkRunOptions& options = {}) const;
   NetworkRun Run(const std::vector<NetworkLayer>& layers, const KernelPack& pack,
                  const NetworkRunOptions& options = {}) const;
+  // Every layer at its first applicable template's untuned default (Runtime::PrepareDefault):
+  // the baseline that tuning is measured against.
+  NetworkRun RunUntuned(const std::vector<NetworkLayer>& layers, const NetworkRunOptions& options = {}) const;
 
   struct State;
 

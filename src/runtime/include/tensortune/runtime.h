@@ -14,8 +14,9 @@
 //
 // The config of a workload is, in order of trust: the fastest verified trial of exactly this
 // workload on this device; a config adapted from the most similar recorded workload on this
-// device (by match score); a config recorded on another device; the kernel template's untuned
-// default. The Choice says which one was taken and why; PrepareOptions::least_trusted refuses
+// device (by match score); a config recorded on another device; the device class's starting
+// config of the kernel template (vector width, local memory: what tune-network's first round
+// measures first). The Choice says which one was taken and why; PrepareOptions::least_trusted refuses
 // the less trusted ones with an Error instead. Every config is checked against this device's
 // limits before it is built, so a fallback is slower at worst, never wrong.
 //
@@ -91,7 +92,7 @@ enum class Origin {
   kExact,            // the fastest verified trial of exactly this workload on this device
   kSimilarWorkload,  // adapted from the most similar recorded workload on this device
   kOtherDevice,      // recorded on another device (this workload, or adapted from a similar one)
-  kDefault,          // nothing recorded fits: the kernel template's untuned default
+  kDefault,          // nothing recorded fits: the device's starting config (or, asked for, the untuned one)
   kOverride,         // given by the caller (Runtime::PrepareConfig)
 };
 TENSORTUNE_API const char* ToString(Origin origin);  // "exact", "similar-workload", ...
@@ -262,7 +263,7 @@ class TENSORTUNE_API Runtime {
   Operator Prepare(const Workload& workload, const ConfigSource& source, const PrepareOptions& options = {}) const;
   // The workload's kernel from a pack: as exported when the pack is for this device; from
   // another device (Origin::kOtherDevice) only when its config is valid here; a workload the
-  // pack lacks is adapted from its most similar one, else the template's default.
+  // pack lacks is adapted from its most similar one, else the device's starting config.
   Operator Prepare(const Workload& workload, const KernelPack& pack, const PrepareOptions& options = {}) const;
   // The template's untuned default (Origin::kDefault).
   Operator PrepareDefault(const Workload& workload, const std::string& kernel_template = "") const;
