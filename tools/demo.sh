@@ -45,8 +45,9 @@ import json, sys
 tuned, never, default = (json.load(open(p)) for p in sys.argv[1:4])
 t, n, d = (r["measured_latency_s"] for r in (tuned, never, default))
 print(f"\n{sys.argv[4]} on {tuned['device']}, measured by run-network (every layer checked against the CPU reference):")
-print(f"  tuned with {sys.argv[5]} trials:    {t * 1e3:9.2f} ms")
-print(f"  never tuned (starting configs): {n * 1e3:9.2f} ms   ({n / t:.1f}x slower)")
-print(f"  untuned template defaults:      {d * 1e3:9.2f} ms   ({d / t:.1f}x slower)")
+rows = [(f"tuned with {sys.argv[5]} trials", t, ""), ("never tuned (starting configs)", n, f"   ({n / t:.1f}x slower)"),
+        ("untuned template defaults", d, f"   ({d / t:.1f}x slower)")]
+for label, seconds, slower in rows:
+    print(f"  {label + ':':<32}{seconds * 1e3:9.2f} ms{slower}")
 PY
 echo "database, kernel pack and outputs: $work"
