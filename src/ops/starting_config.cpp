@@ -14,6 +14,22 @@ constexpr int64_t kNativeWidth = -1;
 
 using Preferred = std::vector<std::pair<std::string, KnobValue>>;
 
+// One set of tiles serves the sketches that share a kernel (the plain and channel-blocked
+// channel-vector convolutions; GEMM and batched GEMM; the direct convolutions with and without
+// local memory).
+const Preferred kCpuChannelVector{{"vec", {kNativeWidth}}, {"tile_oc", {2}},    {"tile_oh", {2}},
+                                  {"tile_ow", {4}},        {"work_group", {4}}, {"unroll_kw", {1}}};
+const Preferred kCpuGemmTiles{{"tile_x", {8, 8, 16, 1}},
+                              {"tile_y", {32, 4, 1, 8}},
+                              {"tile_k", {2, 256, 2}},
+                              {"auto_unroll_max_step", {64}},
+                              {"vec", {8}}};
+const Preferred kGpuGemmTiles{
+    {"tile_x", {1, 1, 16, 4}}, {"tile_y", {1, 1, 16, 4}}, {"tile_k", {1, 8, 1}}, {"auto_unroll_max_step", {512}}};
+const Preferred kGpuDirectTiles{
+    {"tile_f", {1, 1, 8, 2}}, {"tile_y", {1, 1, 2, 1}}, {"tile_x", {1, 1, 8, 2}},        {"tile_rc", {1, 8}},
+    {"tile_ry", {1, 1}},      {"tile_rx", {1, 3}},      {"auto_unroll_max_step", {512}}, {"unroll_explicit", {1}}};
+
 // Tiles that measured well on typical shapes (ResNet-18's and MobileNet's layers, 1024^3 GEMMs)
 // on a CPU device: register tiles of a few vectors per work-item, one or a few pixels rows,
 // no staging in local memory (which is ordinary memory on a CPU). Split factors are read
@@ -21,20 +37,8 @@ using Preferred = std::vector<std::pair<std::string, KnobValue>>;
 // it (AdaptSplit), so they carry over to any shape.
 const std::map<std::string, Preferred, std::less<>>& CpuTable() {
   static const std::map<std::string, Preferred, std::less<>> table{
-      {"conv2d_oc_vec",
-       {{"vec", {kNativeWidth}},
-        {"tile_oc", {2}},
-        {"tile_oh", {2}},
-        {"tile_ow", {4}},
-        {"work_group", {4}},
-        {"unroll_kw", {1}}}},
-      {"conv2d_oc_vec_nchwc",
-       {{"vec", {kNativeWidth}},
-        {"tile_oc", {2}},
-        {"tile_oh", {2}},
-        {"tile_ow", {4}},
-        {"work_group", {4}},
-        {"unroll_kw", {1}}}},
+      {"conv2d_oc_vec", kCpuChannelVector},
+      {"conv2d_oc_vec_nchwc", kCpuChannelVector},
       {"depthwise_conv2d_nchwc", {{"vec", {kNativeWidth}}, {"tile_oh", {2}}, {"tile_ow", {4}}, {"work_group", {4}}}},
       {"conv2d_direct_vec",
        {{"tile_f", {16, 1, 1, 4}},
@@ -62,18 +66,8 @@ const std::map<std::string, Preferred, std::less<>>& CpuTable() {
         {"auto_unroll_max_step", {256}},
         {"unroll_explicit", {1}},
         {"vec", {8}}}},
-      {"gemm_tiled",
-       {{"tile_x", {8, 8, 16, 1}},
-        {"tile_y", {32, 4, 1, 8}},
-        {"tile_k", {2, 256, 2}},
-        {"auto_unroll_max_step", {64}},
-        {"vec", {8}}}},
-      {"batch_matmul_tiled",
-       {{"tile_x", {8, 8, 16, 1}},
-        {"tile_y", {32, 4, 1, 8}},
-        {"tile_k", {2, 256, 2}},
-        {"auto_unroll_max_step", {64}},
-        {"vec", {8}}}},
+      {"gemm_tiled", kCpuGemmTiles},
+      {"batch_matmul_tiled", kCpuGemmTiles},
       {"gemm_rows", {{"vec", {kNativeWidth}}, {"nv", {2}}, {"unroll_k", {4}}, {"work_group", {4}}}},
       {"conv2d_implicit_gemm",
        {{"tile_x", {1, 1, 4, 16}}, {"tile_y", {1, 1, 8, 4}}, {"tile_k", {1, 16, 1}}, {"auto_unroll_max_step", {64}}}},
@@ -85,30 +79,11 @@ const std::map<std::string, Preferred, std::less<>>& CpuTable() {
 // in on-chip local memory, AutoTVM's usual CUDA/OpenCL tiles.
 const std::map<std::string, Preferred, std::less<>>& GpuTable() {
   static const std::map<std::string, Preferred, std::less<>> table{
-      {"gemm_tiled",
-       {{"tile_x", {1, 1, 16, 4}}, {"tile_y", {1, 1, 16, 4}}, {"tile_k", {1, 8, 1}}, {"auto_unroll_max_step", {512}}}},
-      {"batch_matmul_tiled",
-       {{"tile_x", {1, 1, 16, 4}}, {"tile_y", {1, 1, 16, 4}}, {"tile_k", {1, 8, 1}}, {"auto_unroll_max_step", {512}}}},
-      {"conv2d_implicit_gemm",
-       {{"tile_x", {1, 1, 16, 4}}, {"tile_y", {1, 1, 16, 4}}, {"tile_k", {1, 8, 1}}, {"auto_unroll_max_step", {512}}}},
-      {"conv2d_direct_local",
-       {{"tile_f", {1, 1, 8, 2}},
-        {"tile_y", {1, 1, 2, 1}},
-        {"tile_x", {1, 1, 8, 2}},
-        {"tile_rc", {1, 8}},
-        {"tile_ry", {1, 1}},
-        {"tile_rx", {1, 3}},
-        {"auto_unroll_max_step", {512}},
-        {"unroll_explicit", {1}}}},
-      {"conv2d_direct_global",
-       {{"tile_f", {1, 1, 8, 2}},
-        {"tile_y", {1, 1, 2, 1}},
-        {"tile_x", {1, 1, 8, 2}},
-        {"tile_rc", {1, 8}},
-        {"tile_ry", {1, 1}},
-        {"tile_rx", {1, 3}},
-        {"auto_unroll_max_step", {512}},
-        {"unroll_explicit", {1}}}},
+      {"gemm_tiled", kGpuGemmTiles},
+      {"batch_matmul_tiled", kGpuGemmTiles},
+      {"conv2d_implicit_gemm", kGpuGemmTiles},
+      {"conv2d_direct_local", kGpuDirectTiles},
+      {"conv2d_direct_global", kGpuDirectTiles},
       {"conv2d_winograd",
        {{"tile_y", {1, 1, 8, 2}}, {"tile_x", {1, 1, 8, 2}}, {"tile_rc", {1, 8}}, {"auto_unroll_max_step", {512}}}},
       {"depthwise_conv2d_direct",

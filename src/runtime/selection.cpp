@@ -355,16 +355,19 @@ KernelSpec DefaultSpec(const Workload& w, const DeviceInfo& device, const std::s
   }
   Choice choice;
   choice.origin = Origin::kDefault;
-  // The first sketch whose tiles the device class knows, else the first with a valid config.
-  if (kind == DefaultKind::kStarting)
-    for (const bool need_known_tiles : {true, false})
-      for (const KernelTemplate* kernel : kernels) {
-        const ConfigSpace space = kernel->Space(w, LimitsOf(device));
-        const auto start = DeviceStartingConfig(*kernel, space, device);
-        if (!start || (need_known_tiles && !start->tiles_known)) continue;
-        choice.note = Joined(why, "the device's starting config: " + start->note);
-        return SpecFor(*kernel, w, space, start->config, choice);
-      }
+  // The first sketch whose tiles the device class knows, else the first with a starting config.
+  if (kind == DefaultKind::kStarting) {
+    std::optional<KernelSpec> first;
+    for (const KernelTemplate* kernel : kernels) {
+      const ConfigSpace space = kernel->Space(w, LimitsOf(device));
+      const auto start = DeviceStartingConfig(*kernel, space, device);
+      if (!start || (first && !start->tiles_known)) continue;
+      choice.note = Joined(why, "the device's starting config: " + start->note);
+      first = SpecFor(*kernel, w, space, start->config, choice);
+      if (start->tiles_known) break;
+    }
+    if (first) return std::move(*first);
+  }
   for (const KernelTemplate* kernel : kernels) {
     const ConfigSpace space = kernel->Space(w, LimitsOf(device));
     if (const auto config = DefaultConfig(space)) {
