@@ -9,8 +9,10 @@
 #
 # Environment: NETWORKS ("resnet18 mobilenet_v1 vgg16"), BUDGETS ("24 48 96 200 400"), SEEDS
 # ("1 2 3"), OUT (bench-anytime-<date>), THREADS (1), CPUS (0), ROUNDS (3), MIN_TIME (1),
-# BUILD_DIR (build-bench), SKIP_BUILD=1 to use an existing build. Extra arguments go to every
-# tune-network (e.g. --tuner auto). Nothing else should run meanwhile: the figures are times.
+# BUILD_DIR (build-bench), SKIP_BUILD=1 to use an existing build, TUNE_CPUS (unset: tune-network
+# on every core; "0": tuning pinned to that core list with as many POCL threads, so that other
+# work can use the rest). Extra arguments go to every tune-network (e.g. --tuner auto). Nothing
+# else should run on the cores measured: the figures are times.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,9 +35,14 @@ if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
   cmake --build "$build" --target tensortune tensortune-worker dnnl_conv dnnl_sgemm dnnl_network >&2
 fi
 [[ -x "$build/bin/tensortune" ]] || { echo "anytime.sh: $build/bin/tensortune is missing" >&2; exit 3; }
+pin=(env)
+if [[ -n "${TUNE_CPUS:-}" ]]; then
+  [[ "$TUNE_CPUS" =~ ^[0-9,-]+$ ]] || { echo "anytime.sh: TUNE_CPUS '$TUNE_CPUS' is not a core list" >&2; exit 2; }
+  pin=(env POCL_AFFINITY=1 POCL_MAX_PTHREAD_COUNT="$(taskset -c "$TUNE_CPUS" nproc)" taskset -c "$TUNE_CPUS")
+fi
 mkdir -p "$out"
 commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-echo "bench/anytime.sh at commit $commit: networks '$networks', budgets '$budgets', seeds '$seeds'" | tee "$out/command.txt"
+echo "bench/anytime.sh at commit $commit: networks '$networks', budgets '$budgets', seeds '$seeds', tuning on cores '${TUNE_CPUS:-all}'" | tee "$out/command.txt"
 
 for network in $networks; do
   for budget in $budgets; do
@@ -45,7 +52,7 @@ for network in $networks; do
       mkdir -p "$run/pocl-cache"
       echo "== $network, $budget trials, seed $seed" >&2
       start=$(date +%s.%N)
-      POCL_CACHE_DIR="$run/pocl-cache" "$build/bin/tensortune" tune-network "$network" --trials "$budget" \
+      POCL_CACHE_DIR="$run/pocl-cache" "${pin[@]}" "$build/bin/tensortune" tune-network "$network" --trials "$budget" \
         --seed "$seed" --db "$run/history.db" --json "$@" >"$run/tune.json"
       python3 -c 'import sys; print(float(sys.argv[2]) - float(sys.argv[1]))' "$start" "$(date +%s.%N)" \
         >"$run/tuning_s.txt"

@@ -94,7 +94,10 @@ class NetworkRun {
   RunRecorder& Recorder(Sketch& sketch);
   std::optional<double> MeasureConfig(Sketch& sketch, const Config& config, Budget& budget);
   std::optional<double> MeasureDefault(Sketch& sketch, Budget& budget);
+  std::vector<FirstGuess> Guesses(const Sketch& sketch) const;
+  std::optional<FirstGuess> MeasureGuesses(Sketch& sketch, const std::vector<FirstGuess>& guesses, Budget& budget);
   void GiveFirstConfig(size_t task, Budget& budget);
+  void EndFirstGuessRun(Sketch& sketch);
   std::vector<size_t> HeaviestFirst() const;
   void StartTuner(size_t task, size_t sketch);
   [[noreturn]] void Broken(const std::string& error);
@@ -218,7 +221,8 @@ void NetworkRun::UpdatePriors(size_t task) {
     slot.sketches[s].state.prior = priors[s].ratio;
     if (const auto& best = slot.sketches[s].task->best()) slot.sketches[s].state.best_time_s = best->time_s;
     report_.tasks[task].sketches[s].prior = priors[s].ratio;
-    report_.tasks[task].sketches[s].prior_note = DescribePrior(priors[s], *kernels[s], device_);
+    report_.tasks[task].sketches[s].prior_note =
+        DescribePrior(priors[s], *kernels[s], report_.tasks[task].task.workload, device_);
   }
 }
 
@@ -318,10 +322,27 @@ std::vector<size_t> NetworkRun::HeaviestFirst() const {
   return order;
 }
 
+// The sketch's best guesses for its task (first_guess.h): the configs of the most similar
+// workloads measured so far (this run's earlier tasks included), then its device-class
+// starting config.
+std::vector<FirstGuess> NetworkRun::Guesses(const Sketch& sketch) const {
+  return FirstGuesses(store_, *sketch.kernel, sketch.ref, sketch.ids.device, sketch.task->workload(),
+                      sketch.task->space(), device_, kTransferredGuesses);
+}
+
+// Measures the guesses in order while the budget lasts; the first that measures ok, if any.
+std::optional<FirstGuess> NetworkRun::MeasureGuesses(Sketch& sketch, const std::vector<FirstGuess>& guesses,
+                                                     Budget& budget) {
+  for (const FirstGuess& guess : guesses) {
+    if (budget.Exhausted()) break;
+    if (MeasureConfig(sketch, guess.config, budget)) return guess;
+  }
+  return std::nullopt;
+}
+
 // The task's best guess, measured while the budget lasts: its own history's best when it has
-// one, else the configs of the most similar measured workloads (this run's earlier tasks
-// included), else its sketch's device-class starting config (first_guess.h). The first that
-// measures ok is the task's first config; without budget left the first guess is, unmeasured.
+// one, else the most promising sketch's guesses. The first that measures ok is the task's
+// first config; without budget left the first guess is, unmeasured.
 void NetworkRun::GiveFirstConfig(size_t task, Budget& budget) {
   NetworkTaskReport& report = report_.tasks[task];
   if (const auto best = report.Best()) {
@@ -332,17 +353,11 @@ void NetworkRun::GiveFirstConfig(size_t task, Budget& budget) {
   Sketch& sketch = slots_[task].sketches[MostPromising(task)];
   const ConfigSpace& space = sketch.task->space();
   const std::string name(sketch.kernel->name());
-  const std::vector<FirstGuess> guesses = FirstGuesses(store_, *sketch.kernel, sketch.ref, sketch.ids.device,
-                                                       sketch.task->workload(), space, device_, kTransferredGuesses);
+  const std::vector<FirstGuess> guesses = Guesses(sketch);
   if (guesses.empty()) return;
-  report.first = FirstConfig{name, space.Key(guesses.front().config), guesses.front().source};
-  for (const FirstGuess& guess : guesses) {
-    if (budget.Exhausted()) break;
-    if (MeasureConfig(sketch, guess.config, budget)) {
-      report.first = FirstConfig{name, space.Key(guess.config), guess.source};
-      break;
-    }
-  }
+  const std::optional<FirstGuess> measured = MeasureGuesses(sketch, guesses, budget);
+  const FirstGuess& first = measured ? *measured : guesses.front();
+  report.first = FirstConfig{name, space.Key(first.config), first.source};
   sketch.task->NoteBest(HistoryBest(store_, sketch.ids));
 }
 
@@ -374,13 +389,15 @@ void NetworkRun::FirstRound(Budget& budget) {
   }
   // Each tuner starts at its sketch's first round (StartTuner), from everything recorded by then.
   for (auto& slot : slots_)
-    for (Sketch& sketch : slot.sketches) {
-      if (sketch.recorder) sketch.recorder->End("finished");  // the first round's run
-      sketch.recorder.reset();
-    }
+    for (Sketch& sketch : slot.sketches) EndFirstGuessRun(sketch);
   report_.trials_used = budget.used();
   if (std::isfinite(report_.LatencyS()) && report_.LatencyS() > 0 && budget.used() > 0)
     store_.RecordNetworkProgress(report_.network_run_id, budget.used(), report_.LatencyS());
+}
+
+void NetworkRun::EndFirstGuessRun(Sketch& sketch) {
+  if (sketch.recorder) sketch.recorder->End("finished");  // the run of its first-round guesses
+  sketch.recorder.reset();
 }
 
 // A sketch's tuner, made when the sketch is first given a round, so that it starts from
@@ -420,8 +437,27 @@ void NetworkRun::Search(Budget& budget, const NetworkProgress& progress) {
     for (const Sketch& s : slot.sketches) sketch_states.push_back(s.state);
     const size_t s = selector->Pick(sketch_states, rng_);
     Sketch& sketch = slot.sketches[s];
-    if (!sketch.task->started()) StartTuner(t, s);
-    const auto size = static_cast<size_t>(std::min(o_.batch_size, budget.left()));
+    const int64_t used_before = budget.used();
+    if (!sketch.task->started()) {
+      // A sketch's first look starts at its best guess, not at its tuner's random configs; the
+      // guess is part of the round.
+      if (!sketch.task->best()) {
+        MeasureGuesses(sketch, Guesses(sketch), budget);
+        sketch.task->NoteBest(HistoryBest(store_, sketch.ids));
+        EndFirstGuessRun(sketch);
+        if (sketch.task->best()) sketch.state.best_time_s = sketch.task->best()->time_s;
+      }
+      StartTuner(t, s);
+    }
+    if (budget.Exhausted()) {  // the guess took what was left
+      Refresh(slot, report_.tasks[t]);
+      report_.trials_used = budget.used();
+      if (std::isfinite(report_.LatencyS()))
+        store_.RecordNetworkProgress(report_.network_run_id, budget.used(), report_.LatencyS());
+      break;
+    }
+    const int64_t round = std::max<int64_t>(1, o_.batch_size - (budget.used() - used_before));
+    const auto size = static_cast<size_t>(std::min(round, budget.left()));
     const StepOutcome step = RunStep(*sketch.task, measurer_, &Recorder(sketch), size, interrupt_);
     budget.Spend(step.measured);
     if (step.exhausted) {

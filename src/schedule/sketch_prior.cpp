@@ -17,22 +17,42 @@ constexpr double kDevicePreferenceWeight = 0.1;
 constexpr double kLocalMemoryOnCpu = 0.5;
 // Not vectorized over channels, on a CPU: still worth a first look (at least kNothingAgainst),
 // after the sketches that are.
-constexpr double kNoChannelVectorsOnCpu = 0.95;
+constexpr double kNoChannelVectorsOnCpu = 0.93;
 static_assert(kNoChannelVectorsOnCpu >= kNothingAgainst);
+// Among the sketches with vectors over channels on a CPU, first those that read and write
+// channel blocks (whole vectors from contiguous memory, and no layout conversions between
+// layers that do the same), and among those, first the ones that multiply less: Winograd
+// F(2x2,3x3) does 2.25x fewer multiplies than the direct convolution for small transforms,
+// F(4x4,3x3) 4x fewer for larger ones and a larger error, so it comes after F(2x2).
+constexpr double kPlainChannelsOnCpu = 0.95;
+constexpr double kDirectOnCpu = 0.97;
+constexpr double kLargeWinogradTileOnCpu = 0.99;
+static_assert(kPlainChannelsOnCpu > kNoChannelVectorsOnCpu);
 // On a GPU, local memory is the fast on-chip scratchpad that the GPU schedules these templates
 // come from were written for: sketches that stage tiles there get the first looks.
 constexpr double kNoLocalMemoryOnGpu = 0.95;
 static_assert(kNoLocalMemoryOnGpu >= kNothingAgainst);
 
+// Whether the sketch writes its output in channel blocks (NCHW16c): its activations are blocked.
+bool WritesChannelBlocks(const KernelTemplate& sketch, const Workload& workload) {
+  const std::vector<BufferSpec> buffers = sketch.Buffers(workload);
+  for (const size_t i : sketch.ChannelBlockedBuffers(workload))
+    if (i < buffers.size() && buffers[i].is_output) return true;
+  return false;
+}
+
 bool ShapeDim(const std::string& name) {
   return name == "kh" || name == "kw" || name == "stride" || name == "dilation";
 }
 
-double DevicePreference(const KernelTemplate& sketch, const DeviceInfo& device) {
+double DevicePreference(const KernelTemplate& sketch, const Workload& workload, const DeviceInfo& device) {
   if (device.type == "gpu") return sketch.stages_in_local_memory() ? 1 : kNoLocalMemoryOnGpu;
   if (device.type != "cpu") return 1;
   if (sketch.stages_in_local_memory()) return kLocalMemoryOnCpu;
-  return sketch.vectorizes_channels() ? 1 : kNoChannelVectorsOnCpu;
+  if (!sketch.vectorizes_channels()) return kNoChannelVectorsOnCpu;
+  if (!WritesChannelBlocks(sketch, workload)) return kPlainChannelsOnCpu;
+  if (sketch.winograd_tile() == 0) return kDirectOnCpu;
+  return sketch.winograd_tile() > 2 ? kLargeWinogradTileOnCpu : 1;
 }
 
 }  // namespace
@@ -54,7 +74,7 @@ std::vector<SketchPrior> SketchPriors(const Workload& workload, const std::vecto
   std::vector<SketchPrior> priors;
   for (const KernelTemplate* sketch : sketches) {
     // A weighted geometric mean of the ratios, with the device's preference as a light pseudo-observation.
-    const double preference = DevicePreference(*sketch, device);
+    const double preference = DevicePreference(*sketch, workload, device);
     double weight = kDevicePreferenceWeight, log_sum = kDevicePreferenceWeight * std::log(preference);
     SketchPrior prior;
     for (const SketchEvidence& e : evidence) {
@@ -76,16 +96,22 @@ std::vector<SketchPrior> SketchPriors(const Workload& workload, const std::vecto
   return priors;
 }
 
-std::string DescribePrior(const SketchPrior& prior, const KernelTemplate& sketch, const DeviceInfo& device) {
+std::string DescribePrior(const SketchPrior& prior, const KernelTemplate& sketch, const Workload& workload,
+                          const DeviceInfo& device) {
   if (prior.workloads > 0)
     return fmt::format("{:.2f} of the fastest sketch on {} other workload{}", prior.ratio, prior.workloads,
                        prior.workloads == 1 ? "" : "s");
-  if (DevicePreference(sketch, device) < 1 && device.type == "gpu")
-    return "no evidence; on a GPU, sketches that stage tiles in local memory go first";
-  if (DevicePreference(sketch, device) < 1)
-    return sketch.stages_in_local_memory() ? "no evidence; it stages tiles in local memory, ordinary memory on a CPU"
-                                           : "no evidence; on a CPU, sketches with vectors over channels go first";
-  return "no evidence yet";
+  const double preference = DevicePreference(sketch, workload, device);
+  if (preference == 1) return "no evidence yet";
+  if (device.type == "gpu") return "no evidence; on a GPU, sketches that stage tiles in local memory go first";
+  if (sketch.stages_in_local_memory()) return "no evidence; it stages tiles in local memory, ordinary memory on a CPU";
+  if (preference == kNoChannelVectorsOnCpu)
+    return "no evidence; on a CPU, sketches with vectors over channels go first";
+  if (preference == kPlainChannelsOnCpu)
+    return "no evidence; on a CPU, sketches on channel-blocked activations go first";
+  if (preference == kDirectOnCpu)
+    return "no evidence; on a CPU, Winograd (fewer multiplies) goes first where it applies";
+  return "no evidence; on a CPU, Winograd F(2x2,3x3) goes before larger tiles";
 }
 
 }  // namespace tt

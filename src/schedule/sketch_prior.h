@@ -2,8 +2,9 @@
 // How well each sketch (kernel template) of a task is likely to do before it has results of
 // its own: its best time against the fastest sketch's on other workloads of the same operator
 // (this run's other tasks and the device's history), weighted by how alike the workloads
-// are; with little evidence, the device's preference (sketches that stage tiles in local
-// memory are not expected to win on a CPU device).
+// are; with little evidence, the device's preference (on a CPU: Winograd where it applies,
+// then channel-blocked, then channel-vector sketches; sketches that stage tiles in local
+// memory last).
 #include <map>
 #include <string>
 #include <vector>
@@ -35,6 +36,7 @@ std::vector<SketchPrior> SketchPriors(const Workload& workload, const std::vecto
                                       const std::vector<SketchEvidence>& evidence, const DeviceInfo& device);
 
 // "0.42 over 3 workloads", "no evidence; local memory is ordinary memory on this CPU", ...
-std::string DescribePrior(const SketchPrior& prior, const KernelTemplate& sketch, const DeviceInfo& device);
+std::string DescribePrior(const SketchPrior& prior, const KernelTemplate& sketch, const Workload& workload,
+                          const DeviceInfo& device);
 
 }  // namespace tt

@@ -51,14 +51,14 @@ TEST(SketchPriors, FollowTheOtherWorkloadsWeightedBySimilarity) {
   };
   const auto priors = SketchPriors(task, sketches, evidence, Device("cpu"));
   ASSERT_EQ(priors.size(), 3u);
-  EXPECT_GT(priors[0].ratio, 0.99);  // fastest wherever measured
+  EXPECT_GT(priors[0].ratio, 0.98);  // fastest wherever measured; the device prefers channel blocks a little
   EXPECT_EQ(priors[0].workloads, 2);
   EXPECT_LT(priors[1].ratio, 0.25);  // 1/8 on both, pulled a little towards the device's 1
   EXPECT_GT(priors[1].ratio, 0.125);
   EXPECT_EQ(priors[1].workloads, 2);
   EXPECT_LT(priors[2].ratio, 0.75);
   EXPECT_EQ(priors[2].workloads, 1);
-  EXPECT_NE(DescribePrior(priors[1], *sketches[1], Device("cpu")).find("2 other workloads"), std::string::npos);
+  EXPECT_NE(DescribePrior(priors[1], *sketches[1], task, Device("cpu")).find("2 other workloads"), std::string::npos);
 }
 
 TEST(SketchPriors, WithoutEvidenceLocalMemorySketchesComeLastOnACpuOnly) {
@@ -66,8 +66,8 @@ TEST(SketchPriors, WithoutEvidenceLocalMemorySketchesComeLastOnACpuOnly) {
   const Workload task = Conv(64, 64, 56, 3, 1);
   const auto cpu = SketchPriors(task, sketches, {}, Device("cpu"));
   EXPECT_LT(cpu[0].ratio, cpu[1].ratio);
-  EXPECT_DOUBLE_EQ(cpu[1].ratio, 1);
-  EXPECT_NE(DescribePrior(cpu[0], *sketches[0], Device("cpu")).find("local memory"), std::string::npos);
+  EXPECT_GE(cpu[1].ratio, kNothingAgainst);
+  EXPECT_NE(DescribePrior(cpu[0], *sketches[0], task, Device("cpu")).find("local memory"), std::string::npos);
   const auto gpu = SketchPriors(task, sketches, {}, Device("gpu"));
   EXPECT_DOUBLE_EQ(gpu[0].ratio, 1);
 }
@@ -77,14 +77,32 @@ TEST(SketchPriors, WithoutEvidenceChannelVectorSketchesComeFirstOnACpuOnly) {
                                                     &Sketch("conv2d_winograd")};
   const Workload task = Conv(64, 64, 56, 3, 1);
   const auto cpu = SketchPriors(task, sketches, {}, Device("cpu"));
-  EXPECT_DOUBLE_EQ(cpu[1].ratio, 1);
-  EXPECT_LT(cpu[0].ratio, 1);
-  EXPECT_LT(cpu[2].ratio, 1);
+  EXPECT_GT(cpu[1].ratio, cpu[0].ratio);
+  EXPECT_GT(cpu[1].ratio, cpu[2].ratio);
   EXPECT_GE(cpu[0].ratio, kNothingAgainst) << "still tried before any sketch gets a second look";
-  EXPECT_NE(DescribePrior(cpu[0], *sketches[0], Device("cpu")).find("vectors over channels"), std::string::npos);
+  EXPECT_NE(DescribePrior(cpu[0], *sketches[0], task, Device("cpu")).find("vectors over channels"), std::string::npos);
   const auto gpu = SketchPriors(task, sketches, {}, Device("gpu"));
   for (size_t i = 0; i < sketches.size(); ++i)
     EXPECT_EQ(gpu[i].ratio == 1, sketches[i]->stages_in_local_memory()) << sketches[i]->name();
+}
+
+// The first round measures the sketch with the highest prior: on a CPU without evidence, the
+// one that multiplies least where it applies, on channel blocks, before the direct ones.
+TEST(SketchPriors, WithoutEvidenceACpuOrdersWinogradThenChannelBlocksThenPlainChannels) {
+  const std::vector<const KernelTemplate*> sketches{&Sketch("conv2d_oc_vec"), &Sketch("conv2d_oc_vec_nchwc"),
+                                                    &Sketch("conv2d_winograd_f4_nchwc"),
+                                                    &Sketch("conv2d_winograd_f2_nchwc"), &Sketch("conv2d_direct_vec")};
+  const Workload task = Conv(96, 160, 20, 3, 1);
+  const auto cpu = SketchPriors(task, sketches, {}, Device("cpu"));
+  EXPECT_DOUBLE_EQ(cpu[3].ratio, 1);
+  EXPECT_GT(cpu[3].ratio, cpu[2].ratio);
+  EXPECT_GT(cpu[2].ratio, cpu[1].ratio);
+  EXPECT_GT(cpu[1].ratio, cpu[0].ratio);
+  EXPECT_GT(cpu[0].ratio, cpu[4].ratio);
+  for (const SketchPrior& prior : cpu) EXPECT_GE(prior.ratio, kNothingAgainst);
+  EXPECT_NE(DescribePrior(cpu[1], *sketches[1], task, Device("cpu")).find("Winograd"), std::string::npos);
+  EXPECT_NE(DescribePrior(cpu[0], *sketches[0], task, Device("cpu")).find("channel-blocked"), std::string::npos);
+  EXPECT_EQ(DescribePrior(cpu[3], *sketches[3], task, Device("cpu")), "no evidence yet");
 }
 
 TEST(SketchPriors, WithoutEvidenceLocalMemorySketchesComeFirstOnAGpu) {
@@ -94,7 +112,7 @@ TEST(SketchPriors, WithoutEvidenceLocalMemorySketchesComeFirstOnAGpu) {
   EXPECT_LT(gpu[0].ratio, gpu[1].ratio);
   EXPECT_DOUBLE_EQ(gpu[1].ratio, 1);
   EXPECT_GE(gpu[0].ratio, kNothingAgainst) << "still tried before any sketch gets a second look";
-  EXPECT_NE(DescribePrior(gpu[0], *sketches[0], Device("gpu")).find("on a GPU"), std::string::npos);
+  EXPECT_NE(DescribePrior(gpu[0], *sketches[0], task, Device("gpu")).find("on a GPU"), std::string::npos);
 }
 
 }  // namespace
