@@ -11,7 +11,8 @@
 # ("1 2 3"), OUT (bench-anytime-<date>), THREADS (1), CPUS (0), ROUNDS (3), MIN_TIME (1),
 # BUILD_DIR (build-bench), SKIP_BUILD=1 to use an existing build, TUNE_CPUS (unset: tune-network
 # on every core; "0": tuning pinned to that core list with as many POCL threads, so that other
-# work can use the rest). Extra arguments go to every tune-network (e.g. --tuner auto). Nothing
+# work can use the rest), PREFIX=1 (one run of the largest budget per network and seed, each
+# smaller budget re-timed on its first N trials: bench/history_prefix.py). Extra arguments go to every tune-network (e.g. --tuner auto). Nothing
 # else should run on the cores measured: the figures are times.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,22 +43,48 @@ if [[ -n "${TUNE_CPUS:-}" ]]; then
 fi
 mkdir -p "$out"
 commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-echo "bench/anytime.sh at commit $commit: networks '$networks', budgets '$budgets', seeds '$seeds', tuning on cores '${TUNE_CPUS:-all}'" | tee "$out/command.txt"
+echo "bench/anytime.sh at commit $commit: networks '$networks', budgets '$budgets', seeds '$seeds', tuning on cores '${TUNE_CPUS:-all}', prefixes ${PREFIX:-0}" | tee "$out/command.txt"
 
+# One fresh tune-network run into DIR: its JSON, its wall clock.
+tune() {
+  local dir=$1 budget=$2 seed=$3
+  shift 3
+  rm -rf "$dir"
+  mkdir -p "$dir/pocl-cache"
+  local start
+  start=$(date +%s.%N)
+  POCL_CACHE_DIR="$dir/pocl-cache" "${pin[@]}" "$build/bin/tensortune" tune-network "$network" --trials "$budget" \
+    --seed "$seed" --db "$dir/history.db" --json "$@" >"$dir/tune.json"
+  python3 -c 'import sys; print(float(sys.argv[2]) - float(sys.argv[1]))' "$start" "$(date +%s.%N)" \
+    >"$dir/tuning_s.txt"
+}
+
+retime() {
+  POCL_CACHE_DIR="$1/pocl-cache" SKIP_BUILD=1 bench/run_network_onednn.sh "$network" "$1/history.db" >"$1/onednn.md"
+}
+
+largest=$(printf '%s\n' $budgets | sort -n | tail -1)
 for network in $networks; do
-  for budget in $budgets; do
-    for seed in $seeds; do
+  for seed in $seeds; do
+    if [[ "${PREFIX:-0}" == 1 ]]; then
+      # One run of the largest budget; each smaller budget is its first N trials.
+      full="$out/$network-full-$seed"
+      echo "== $network, $largest trials, seed $seed" >&2
+      tune "$full" "$largest" "$seed" "$@"
+      for budget in $budgets; do
+        run="$out/$network-$budget-$seed"
+        rm -rf "$run"
+        /usr/bin/python3 bench/history_prefix.py "$full" "$budget" "$run"
+        ln -s "$(cd "$full" && pwd)/pocl-cache" "$run/pocl-cache"
+        retime "$run"
+      done
+      continue
+    fi
+    for budget in $budgets; do
       run="$out/$network-$budget-$seed"
-      rm -rf "$run"
-      mkdir -p "$run/pocl-cache"
       echo "== $network, $budget trials, seed $seed" >&2
-      start=$(date +%s.%N)
-      POCL_CACHE_DIR="$run/pocl-cache" "${pin[@]}" "$build/bin/tensortune" tune-network "$network" --trials "$budget" \
-        --seed "$seed" --db "$run/history.db" --json "$@" >"$run/tune.json"
-      python3 -c 'import sys; print(float(sys.argv[2]) - float(sys.argv[1]))' "$start" "$(date +%s.%N)" \
-        >"$run/tuning_s.txt"
-      POCL_CACHE_DIR="$run/pocl-cache" SKIP_BUILD=1 bench/run_network_onednn.sh "$network" "$run/history.db" \
-        >"$run/onednn.md"
+      tune "$run" "$budget" "$seed" "$@"
+      retime "$run"
     done
   done
 done
