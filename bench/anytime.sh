@@ -12,7 +12,9 @@
 # BUILD_DIR (build-bench), SKIP_BUILD=1 to use an existing build, TUNE_CPUS (unset: tune-network
 # on every core; "0": tuning pinned to that core list with as many POCL threads, so that other
 # work can use the rest), PREFIX=1 (one run of the largest budget per network and seed, each
-# smaller budget re-timed on its first N trials: bench/history_prefix.py). Extra arguments go to every tune-network (e.g. --tuner auto). Nothing
+# smaller budget re-timed on its first N trials: bench/history_prefix.py), HISTORY_NETWORKS
+# (e.g. "alexnet vgg16": tuned first, HISTORY_TRIALS (400) trials each, seed 1, into one
+# database that every run then starts from, a copy each: what a grown history buys). Extra arguments go to every tune-network (e.g. --tuner auto). Nothing
 # else should run on the cores measured: the figures are times.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,7 +45,7 @@ if [[ -n "${TUNE_CPUS:-}" ]]; then
 fi
 mkdir -p "$out"
 commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-echo "bench/anytime.sh at commit $commit: networks '$networks', budgets '$budgets', seeds '$seeds', tuning on cores '${TUNE_CPUS:-all}', prefixes ${PREFIX:-0}" | tee "$out/command.txt"
+echo "bench/anytime.sh at commit $commit: networks '$networks', budgets '$budgets', seeds '$seeds', tuning on cores '${TUNE_CPUS:-all}', prefixes ${PREFIX:-0}, history '${HISTORY_NETWORKS:-none}'" | tee "$out/command.txt"
 
 # One fresh tune-network run into DIR: its JSON, its wall clock.
 tune() {
@@ -51,6 +53,7 @@ tune() {
   shift 3
   rm -rf "$dir"
   mkdir -p "$dir/pocl-cache"
+  [[ -z "${HISTORY_NETWORKS:-}" ]] || cp "$out/history-base/history.db" "$dir/history.db"
   local start
   start=$(date +%s.%N)
   POCL_CACHE_DIR="$dir/pocl-cache" "${pin[@]}" "$build/bin/tensortune" tune-network "$network" --trials "$budget" \
@@ -62,6 +65,19 @@ tune() {
 retime() {
   POCL_CACHE_DIR="$1/pocl-cache" SKIP_BUILD=1 bench/run_network_onednn.sh "$network" "$1/history.db" >"$1/onednn.md"
 }
+
+if [[ -n "${HISTORY_NETWORKS:-}" ]]; then
+  base="$out/history-base"
+  rm -rf "$base"
+  mkdir -p "$base/pocl-cache"
+  for network in $HISTORY_NETWORKS; do
+    echo "== history: $network, ${HISTORY_TRIALS:-400} trials" >&2
+    POCL_CACHE_DIR="$base/pocl-cache" "${pin[@]}" "$build/bin/tensortune" tune-network "$network" \
+      --trials "${HISTORY_TRIALS:-400}" --seed 1 --db "$base/history.db" --json "$@" >"$base/$network.json"
+  done
+  /usr/bin/python3 -c 'import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute("PRAGMA wal_checkpoint(TRUNCATE)")' \
+    "$base/history.db"
+fi
 
 largest=$(printf '%s\n' $budgets | sort -n | tail -1)
 for network in $networks; do

@@ -3,9 +3,9 @@
 
     bench/history_prefix.py FULL_DIR BUDGET OUT_DIR
 
-FULL_DIR holds a finished run's history.db, tune.json and tuning_s.txt (one network run in a
-fresh database). OUT_DIR gets history.db with only the first BUDGET trials (in the order they
-were recorded), tune.json with the estimated network latency after the last round that ended
+FULL_DIR holds a finished run's history.db, tune.json and tuning_s.txt. OUT_DIR gets history.db
+with only the first BUDGET trials of its last network run (in the order they were recorded;
+what the database held before that run, e.g. other networks' history, stays), tune.json with the estimated network latency after the last round that ended
 within them (the run's anytime curve) and the tasks without a measured config, and
 tuning_s.txt: the wall clock until the BUDGET-th trial finished, plus the process start-up the
 full run spent before its network run began. tune-network decides nothing from the budget
@@ -36,17 +36,20 @@ def main():
     db = sqlite3.connect(target)
     source.backup(db)
     source.close()
-    runs = db.execute("SELECT id, started_at, ended_at FROM network_runs").fetchall()
-    if len(runs) != 1:
-        sys.exit(f"history_prefix.py: {full_dir} holds {len(runs)} network runs, not one")
-    run_id, run_start, run_end = runs[0]
-    ids = [row[0] for row in db.execute("SELECT id FROM trials ORDER BY id")]
+    run = db.execute("SELECT id, started_at, ended_at FROM network_runs ORDER BY id DESC LIMIT 1").fetchone()
+    if run is None:
+        sys.exit(f"history_prefix.py: {full_dir} holds no network run")
+    run_id, run_start, run_end = run
+    own = "SELECT t.id FROM trials t JOIN runs r ON r.id = t.run_id WHERE r.network_run_id = ? ORDER BY t.id"
+    ids = [row[0] for row in db.execute(own, (run_id,))]
     if budget > len(ids):
         sys.exit(f"history_prefix.py: the run measured {len(ids)} trials, fewer than {budget}")
     last = ids[budget - 1]
-    (finished,) = db.execute("SELECT max(finished_at) FROM trials WHERE id <= ?", (last,)).fetchone()
-    db.execute("DELETE FROM trials WHERE id > ?", (last,))
-    db.execute("DELETE FROM network_progress WHERE trials > ?", (budget,))
+    (finished,) = db.execute("SELECT max(finished_at) FROM trials WHERE id IN (%s)" % ",".join(
+        str(i) for i in ids[:budget])).fetchone()
+    db.execute("DELETE FROM trials WHERE id > ? AND run_id IN (SELECT id FROM runs WHERE network_run_id = ?)",
+               (last, run_id))
+    db.execute("DELETE FROM network_progress WHERE network_run_id = ? AND trials > ?", (run_id, budget))
     (latency,) = db.execute(
         "SELECT latency_s FROM network_progress WHERE network_run_id = ? ORDER BY trials DESC LIMIT 1",
         (run_id,)).fetchone() or (None,)
