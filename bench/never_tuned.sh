@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# What `tensortune best` answers for a workload nobody tuned, against what tuning it finds.
+# For every shape (default: ResNet-18's families at other channel counts and image sizes, as a
+# pruned or widened network has them): `best` on the history HISTORY_DB (its fallback from the
+# most similar tuned workload, sketch and config), that config measured with every knob pinned,
+# then the same sketch tuned from nothing with TRIALS trials (default 48, the default tuner),
+# both on one core (CPU, default 0) with one POCL thread, fresh databases and POCL caches.
+# Prints a table: the fallback's time, the tuned time, and the fallback's speed relative to
+# the tuned one (1.00: as good as tuning).
+#
+#   bench/never_tuned.sh HISTORY_DB
+# Environment: TRIALS (48), CPU (0), SEED (1), BUILD_DIR (build-bench), SHAPES (conv2d shapes,
+# space-separated, replacing the defaults).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+history="${1:?usage: bench/never_tuned.sh HISTORY_DB}"
+[[ -f "$history" ]] || { echo "never_tuned.sh: $history does not exist" >&2; exit 2; }
+build="${BUILD_DIR:-build-bench}"
+trials="${TRIALS:-48}"
+cpu="${CPU:-0}"
+seed="${SEED:-1}"
+[[ -x "$build/bin/tensortune" ]] || { echo "never_tuned.sh: $build/bin/tensortune is missing" >&2; exit 3; }
+# shellcheck disable=SC2054  # the commas belong to tensortune shapes
+default_shapes=(
+  n=1,ci=96,h=40,w=40,co=96,kh=3,kw=3,stride=1,pad=1
+  n=1,ci=192,h=20,w=20,co=192,kh=3,kw=3,stride=1,pad=1
+  n=1,ci=320,h=10,w=10,co=320,kh=3,kw=3,stride=1,pad=1
+  n=1,ci=96,h=40,w=40,co=192,kh=3,kw=3,stride=2,pad=1
+  n=1,ci=192,h=20,w=20,co=384,kh=3,kw=3,stride=2,pad=1
+  n=1,ci=96,h=40,w=40,co=192,kh=1,kw=1,stride=2,pad=0
+  n=1,ci=3,h=160,w=160,co=48,kh=7,kw=7,stride=2,pad=3
+)
+read -r -a shapes <<<"${SHAPES:-${default_shapes[*]}}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+tt() { POCL_AFFINITY=1 POCL_MAX_PTHREAD_COUNT=1 POCL_CACHE_DIR="$work/pocl-$1" taskset -c "$cpu" "$build/bin/tensortune" "${@:2}"; }
+field() { /usr/bin/python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for key in sys.argv[2].split("."):
+    d = (d or {}).get(key)
+print(d if d is not None else "-")' "$1" "$2"; }
+
+echo "bench/never_tuned.sh at commit $(git rev-parse --short HEAD), $(date -u +%Y-%m-%dT%H:%MZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "history: $history; $trials trials of its own (default tuner, seed $seed); one core ($cpu), one POCL thread"
+echo
+echo "| shape | sketch | transferred from (match) | fallback ms | tuned ms | fallback speed vs tuned |"
+echo "|---|---|---|---:|---:|---:|"
+ratios=()
+for shape in "${shapes[@]}"; do
+  i=${#ratios[@]}
+  tt "b$i" best --op conv2d --shape "$shape" --db "$history" >"$work/best.json"
+  sketch="$(field "$work/best.json" template)"
+  pins=()
+  IFS=';' read -r -a knobs <<<"$(field "$work/best.json" config_key)"
+  for knob in "${knobs[@]}"; do pins+=(--pin "$knob"); done
+  tt "f$i" tune --op conv2d --shape "$shape" --template "$sketch" --tuner random --trials 1 "${pins[@]}" \
+    --builders 0 --min-time 0.3 --db "$work/fallback-$i.db" --json --progress none >"$work/fallback.json"
+  tt "t$i" tune --op conv2d --shape "$shape" --template "$sketch" --trials "$trials" --seed "$seed" \
+    --builders 0 --min-time 0.3 --db "$work/tuned-$i.db" --json --progress none >"$work/tuned.json"
+  fallback="$(field "$work/fallback.json" best.time_s)" tuned="$(field "$work/tuned.json" best.time_s)"
+  ratio="$(/usr/bin/python3 -c 'import sys
+f, t = sys.argv[1:]
+print("%.2f" % (float(t) / float(f)) if "-" not in (f, t) else "-")' "$fallback" "$tuned")"
+  ratios+=("$ratio")
+  from="$(field "$work/best.json" source_workload | sed 's/^conv2d://; s/,dilation=1//')"
+  match="$(field "$work/best.json" match_score)"
+  /usr/bin/python3 -c 'import sys
+shape, sketch, origin, match, f, t, r = sys.argv[1:]
+ms = lambda s: "%.3f" % (float(s) * 1e3) if s != "-" else "-"
+m = "%.2f" % float(match) if match != "-" else "-"
+print(f"| {shape} | {sketch} | {origin} ({m}) | {ms(f)} | {ms(t)} | {r} |")' \
+    "${shape/,dilation=1/}" "$sketch" "$from" "$match" "$fallback" "$tuned" "$ratio"
+done
+echo
+/usr/bin/python3 -c 'import statistics, sys
+r = [float(x) for x in sys.argv[2:] if x != "-"]
+print(f"fallback speed vs {sys.argv[1]} trials of its own: median " + ("%.2f" % statistics.median(r) if r else "-")
+      + ", lowest " + ("%.2f" % min(r) if r else "-"))' "$trials" "${ratios[@]}"
