@@ -105,31 +105,4 @@ for network in $networks; do
   done
 done
 
-python3 - "$out" "$networks" "$budgets" "$seeds" "$commit" <<'PY' | tee "$out/summary.md"
-import json, re, statistics, sys
-out, networks, budgets, seeds, commit = sys.argv[1], *(s.split() for s in sys.argv[2:5]), sys.argv[5]
-ratio = re.compile(r"tensortune at ([0-9.]+)x oneDNN's speed \(alone\), ([0-9.]+)x \(in sequence\)")
-print(f"| network | trials | seed | tuning s | estimated ms | unmeasured tasks | speed vs oneDNN alone "
-      f"| speed vs oneDNN in sequence |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|")
-medians = []
-for network in networks:
-    for budget in budgets:
-        alone_all, seq_all, tuning_all = [], [], []
-        for seed in seeds:
-            run = f"{out}/{network}-{budget}-{seed}"
-            tune = json.load(open(f"{run}/tune.json"))
-            tuning = float(open(f"{run}/tuning_s.txt").read())
-            m = ratio.search(open(f"{run}/onednn.md").read())
-            alone, seq = (float(m.group(1)), float(m.group(2))) if m else (float("nan"), float("nan"))
-            alone_all.append(alone); seq_all.append(seq); tuning_all.append(tuning)
-            print(f"| {network} | {budget} | {seed} | {tuning:.0f} | {tune['latency_s'] * 1e3:.2f} "
-                  f"| {tune['tasks_unmeasured']} | {alone:.2f}x | {seq:.2f}x |")
-        medians.append((network, budget, statistics.median(tuning_all), statistics.median(alone_all),
-                        statistics.median(seq_all)))
-print(f"\nMedians over seeds {' '.join(seeds)} (commit {commit}):\n")
-print("| network | trials | tuning s | speed vs oneDNN alone | speed vs oneDNN in sequence |")
-print("|---|---:|---:|---:|---:|")
-for network, budget, tuning, alone, seq in medians:
-    print(f"| {network} | {budget} | {tuning:.0f} | {alone:.2f}x | {seq:.2f}x |")
-PY
+/usr/bin/python3 bench/anytime_summary.py "$out" "$networks" "$budgets" "$seeds" "$commit" | tee "$out/summary.md"

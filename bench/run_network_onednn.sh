@@ -88,6 +88,13 @@ time_libraries() {  # $1: the file for this round's per-layer medians
     OMP_NUM_THREADS="$threads" taskset -c "$cpus" "$build/bin/$program" $args "$threads" >"$work/lib.json"
     python3 -c 'import json,sys; print(sys.argv[1] + "\t" + str(json.load(open(sys.argv[2]))["median_s"]))' \
       "$key" "$work/lib.json" >>"$1"
+    # oneDNN's Winograd too where it offers one (it says so and exits 3 where it does not).
+    if [[ "$program" == dnnl_conv && "$args" != --* ]] &&
+      OMP_NUM_THREADS="$threads" taskset -c "$cpus" "$build/bin/dnnl_conv" --winograd $args "$threads" \
+        >"$work/wino.json" 2>/dev/null; then
+      python3 -c 'import json,sys; print(sys.argv[1] + "\t" + str(json.load(open(sys.argv[2]))["median_s"]))' \
+        "$key" "$work/wino.json" >>"${1%.tsv}_winograd.tsv"
+    fi
   done <"$work/calls.tsv"
 }
 for ((r = 1; r <= rounds; ++r)); do
@@ -110,13 +117,23 @@ for r in range(1, rounds + 1):
         lib[key] = float(seconds)
     libs.append(lib)
 seqs = [json.load(open(f"{work}/seq_{r}.json")) for r in range(1, rounds + 1)]
+winos = []
+for r in range(1, rounds + 1):
+    wino = {}
+    try:
+        for line in open(f"{work}/lib_{r}_winograd.tsv"):
+            key, seconds = line.rstrip("\n").split("\t")
+            wino[key] = float(seconds)
+    except FileNotFoundError:
+        pass
+    winos.append(wino)
 med = statistics.median
 run = runs[0]
 print(f"{network}, batch {run['batch']}, {threads} thread(s), {run['device']}, medians of {rounds} alternating rounds\n")
 print("| # | layer | sketch | origin | tensortune ms (in the run) | oneDNN ms, alone | speed vs oneDNN alone "
-      "| oneDNN ms, in sequence | speed vs oneDNN in sequence |")
-print("|---|---|---|---|---|---|---|---|---|")
-covered_tt = covered_lib = covered_seq = 0.0
+      "| oneDNN ms, in sequence | speed vs oneDNN in sequence | oneDNN Winograd ms, alone | speed vs oneDNN's best |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
+covered_tt = covered_lib = covered_seq = covered_best = 0.0
 j = 0  # index among the layers oneDNN computes, dnnl_network's order
 for i, layer in enumerate(run["layers"]):
     key = layer["workload"]
@@ -128,9 +145,13 @@ for i, layer in enumerate(run["layers"]):
         covered_tt += tt
         covered_lib += lib
         covered_seq += seq
-        cells = f"{lib * 1e3:.3f} | {lib / tt:.2f} | {seq * 1e3:.3f} | {seq / tt:.2f}"
+        wino = med(w[key] for w in winos) if all(key in w for w in winos) else None
+        best = min(lib, wino) if wino else lib
+        covered_best += best
+        cells = (f"{lib * 1e3:.3f} | {lib / tt:.2f} | {seq * 1e3:.3f} | {seq / tt:.2f} | "
+                 f"{f'{wino * 1e3:.3f}' if wino else '-'} | {best / tt:.2f}")
     else:
-        cells = "- | - | - | -"
+        cells = "- | - | - | - | - | -"
     print(f"| {i} | {layer['layer']} | {layer['template']} | {layer['origin']} | {tt * 1e3:.3f} | {cells} |")
 print()
 measured = med(r["measured_latency_s"] for r in runs)
@@ -146,4 +167,6 @@ if covered_lib > 0:
           f"layout conversions (times in the run); oneDNN {covered_lib * 1e3:.2f} ms (each layer alone, summed), "
           f"{covered_seq * 1e3:.2f} ms (in sequence): tensortune at {covered_lib / ours:.2f}x oneDNN's speed "
           f"(alone), {covered_seq / ours:.2f}x (in sequence)")
+    print(f"against oneDNN's best per layer (auto or Winograd, alone, summed: {covered_best * 1e3:.2f} ms): "
+          f"tensortune at {covered_best / ours:.2f}x")
 PY
