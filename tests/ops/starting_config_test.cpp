@@ -52,9 +52,17 @@ TEST(StartingConfig, OnACpuItIsAsWideAsTheDeviceAndTiled) {
   const auto start = DeviceStartingConfig(oc_vec, space, cpu);
   ASSERT_TRUE(start);
   EXPECT_EQ(space.Scalar(start->config, "vec"), 16);
-  EXPECT_EQ(space.Scalar(start->config, "tile_oc"), 2);
+  EXPECT_EQ(space.Scalar(start->config, "tile_oc"), 4);
   EXPECT_NE(space.Key(start->config), space.Key(UntiledConfig(space)));
   EXPECT_EQ(start->note, "cpu start (vector width 16)");
+
+  // 40 output channels hold three vectors of 16 at most: the largest tile_oc under 4 that fits.
+  const Workload few = ParseWorkload("conv2d", "n=1,ci=16,h=28,w=28,co=40,kh=3,kw=3,stride=1,pad=1");
+  const ConfigSpace few_space = oc_vec.Space(few, LimitsFor(cpu));
+  const auto few_start = DeviceStartingConfig(oc_vec, few_space, cpu);
+  ASSERT_TRUE(few_start);
+  EXPECT_EQ(few_space.Scalar(few_start->config, "tile_oc"), 2);
+  EXPECT_EQ(few_space.Scalar(few_start->config, "vec"), 16);
 
   const DeviceInfo avx2 = Device("cpu", 8);
   const ConfigSpace narrow = oc_vec.Space(conv, LimitsFor(avx2));
