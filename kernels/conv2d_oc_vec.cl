@@ -11,6 +11,9 @@
 // positions and not stored; inputs outside the image read as zero.
 //
 // NDRange: (column blocks rounded up to WG, row blocks, N * channel groups); work-groups WG x 1 x 1.
+// With PAD_INPUT (channel-blocked input, PAD > 0), the pre-pass pad_input_nchwc first copies the
+// image into a zeroed frame, so that no block needs bounds checks: on small images every block
+// touches the border, and the checks cost more than the copy.
 // floatv, VLOAD, VSTORE come from vector_types.cl, UNROLL_IF from conv_common.cl, and
 // PIXEL_BLOCK_ORIGIN, WINDOW_INSIDE from pixel_blocks.cl.
 
@@ -25,8 +28,8 @@
 #endif
 #define IPS (IN_BLOCKED ? 16 : 1)                         // floats from one input pixel to the next
 #define CIP (IN_BLOCKED ? (CI + 15) / 16 * 16 : CI)       // channels per input image, padding included
-// Input channel c's first element in its image.
-#define IN_PLANE(c) (IN_BLOCKED ? ((c) / 16 * 16 * H * W + (c) % 16) : (c) * H * W)
+// Input channel c's first element in its image (IN_H x IN_W: pixel_blocks.cl).
+#define IN_PLANE(c) (IN_BLOCKED ? ((c) / 16 * 16 * IN_H * IN_W + (c) % 16) : (c) * IN_H * IN_W)
 
 // One kernel tap (c, ky, kx): weight vectors, then each input value against all of them.
 // GUARD = 0 where the work-item's whole input window lies inside the image; otherwise the
@@ -37,9 +40,9 @@
     floatv wv[OCV];                                                                             \
     _Pragma("unroll") for (int j = 0; j < OCV; ++j) wv[j] = VLOAD(wp[j] + tap * 16);            \
     _Pragma("unroll") for (int r = 0; r < TOH; ++r) {                                           \
-      const int iy = (y0 + r) * STRIDE - PAD + ky * DIL;                                        \
+      const int iy = (y0 + r) * STRIDE - IN_PAD + ky * DIL;                                     \
       const bool row_in = iy >= 0 && iy < H;                                                    \
-      __global const float* row = plane + (GUARD ? clamp(iy, 0, H - 1) : iy) * W * IPS;         \
+      __global const float* row = plane + (GUARD ? clamp(iy, 0, H - 1) : iy) * IN_W * IPS;     \
       _Pragma("unroll") for (int t = 0; t < TOW; ++t) {                                         \
         const int ix = ix0 + t * STRIDE + kx * DIL;                                             \
         float v = row[(GUARD ? clamp(ix, 0, W - 1) : ix) * IPS];                                \
@@ -66,7 +69,7 @@ void conv2d_oc_vec(__global const float* restrict data, __global const float* re
                    __global float* restrict out) {
   PIXEL_BLOCK_ORIGIN;
   const int n = get_global_id(2) / FB, f0 = get_global_id(2) % FB * (VEC * OCV);
-  __global const float* image = data + (size_t)n * CIP * H * W;
+  __global const float* image = data + (size_t)n * CIP * IN_H * IN_W;
 
   // Vector j's weights; a vector wholly past the packed channels reads vector 0's (not stored).
   __global const float* wp[OCV];
@@ -147,3 +150,18 @@ void conv2d_oc_vec(__global const float* restrict data, __global const float* re
   }
 #endif
 }
+
+#if PAD_INPUT
+// The pre-pass: each work-item writes one row of the PH x PW frame of one channel block of one
+// image, the image's pixels at (PAD, PAD) and zeros around them. NDRange: (PH, N * channel blocks).
+__kernel void pad_input_nchwc(__global const float* restrict data, __global float* restrict framed) {
+  const int y = get_global_id(0), b = get_global_id(1), sy = y - PAD;
+  __global float* dst = framed + ((size_t)b * PH + y) * PW * 16;
+  __global const float* src = data + ((size_t)b * H + sy) * W * 16;
+  for (int x = 0; x < PW; ++x) {
+    const int sx = x - PAD;
+    const bool inside = sy >= 0 && sy < H && sx >= 0 && sx < W;
+    vstore16(inside ? vload16(sx, src) : (float16)(0.0f), x, dst);
+  }
+}
+#endif

@@ -4,6 +4,22 @@
 
 #define XB ((OW + TOW - 1) / TOW)  // column blocks per output row
 
+// The input the blocks read: the image, or with PAD_INPUT its pre-pass copy in a zeroed frame
+// of PH x PW pixels (the image at PAD, PAD; wide enough for every block's window), which needs
+// no bounds checks.
+#ifndef PAD_INPUT
+#define PAD_INPUT 0
+#endif
+#if PAD_INPUT
+#define IN_H PH
+#define IN_W PW
+#define IN_PAD 0
+#else
+#define IN_H H
+#define IN_W W
+#define IN_PAD PAD
+#endif
+
 // The block's first output column x0 and row y0, and its first input column ix0; the
 // work-items that only round the NDRange up to whole work-groups return. With one block per
 // row, x0 is the constant 0, so that the compiler folds each column's bounds check (with the
@@ -12,9 +28,9 @@
   const int xb = get_global_id(0);                              \
   if (xb >= XB) return;                                         \
   const int x0 = XB == 1 ? 0 : xb * TOW, y0 = get_global_id(1) * TOH; \
-  const int ix0 = x0 * STRIDE - PAD
+  const int ix0 = x0 * STRIDE - IN_PAD
 
 // Whether the block's whole input window lies inside the image (no bounds checks needed).
-#define WINDOW_INSIDE                                                                          \
-  (ix0 >= 0 && ix0 + (TOW - 1) * STRIDE + (KW - 1) * DIL < W && y0 * STRIDE - PAD >= 0 &&      \
-   (y0 + TOH - 1) * STRIDE - PAD + (KH - 1) * DIL < H)
+#define WINDOW_INSIDE                                                                               \
+  (PAD_INPUT || (ix0 >= 0 && ix0 + (TOW - 1) * STRIDE + (KW - 1) * DIL < W && y0 * STRIDE - PAD >= 0 && \
+                 (y0 + TOH - 1) * STRIDE - PAD + (KH - 1) * DIL < H))

@@ -10,6 +10,8 @@
 // it writes NCHW16c and reads NCHW16c, except an image of at most 4 channels (a network's
 // stem), which it reads as NCHW as oneDNN's first convolution does. A network whose
 // depthwise layers run blocked then needs no layout conversions between them.
+#include <algorithm>
+
 #include "ops/build_options.h"
 #include "ops/channel_blocking.h"
 #include "ops/conv2d_template_base.h"
@@ -25,15 +27,25 @@ constexpr int64_t kMaxAccumulatorVectors = 28;
 
 struct OcVecTiles {
   int64_t vec, oc, unroll_kw;
+  bool pad_input;
   PixelBlock pixels;
 
   OcVecTiles(const ConfigSpace& space, const Config& c)
       : vec(space.Scalar(c, "vec")),
         oc(space.Scalar(c, "tile_oc")),
         unroll_kw(space.Scalar(c, "unroll_kw")),
+        pad_input(space.HasKnob("pad_input") && space.Scalar(c, "pad_input") == 1),
         pixels(space, c) {}
 
   int64_t channel_groups(const ConvShape& s) const { return (s.co + vec * oc - 1) / (vec * oc); }
+  // The pre-pass's frame: the padded image, widened until every block's window fits.
+  int64_t framed_h(const ConvShape& s) const {
+    return std::max(s.h + 2 * s.pad, (pixels.row_blocks(s) * pixels.oh - 1) * s.stride + (s.kh - 1) * s.dilation + 1);
+  }
+  int64_t framed_w(const ConvShape& s) const {
+    return std::max(s.w + 2 * s.pad,
+                    (pixels.column_blocks(s) * pixels.ow - 1) * s.stride + (s.kw - 1) * s.dilation + 1);
+  }
 };
 
 std::optional<std::string> CheckOcVec(const ConvShape& s, const DeviceLimits& limits, const OcVecTiles& t) {
@@ -47,6 +59,10 @@ std::optional<std::string> CheckOcVec(const ConvShape& s, const DeviceLimits& li
 constexpr int64_t kMaxPlainImageChannels = 4;
 
 bool ReadsBlocked(const ConvShape& s) { return s.ci > kMaxPlainImageChannels; }
+
+// Whether the input may be copied into a zeroed frame first (pad_input): channel-blocked
+// input of a padded convolution.
+bool CanPadInput(const ConvShape& s, bool blocked) { return blocked && ReadsBlocked(s) && s.pad > 0; }
 
 class Conv2dOcVec final : public Conv2dTemplate {
  public:
@@ -105,6 +121,7 @@ class Conv2dOcVec final : public Conv2dTemplate {
     space.AddKnob(Knob::Discrete("tile_oc", {1, 2, 4}));
     AddPixelBlockKnobs(space, s);
     space.AddKnob(Knob::Categorical("unroll_kw", {0, 1}));
+    if (CanPadInput(s, blocked_)) space.AddKnob(Knob::Categorical("pad_input", {0, 1}));
     space.AddConstraint(
         [s, limits](const ConfigSpace& sp, const Config& c) { return CheckOcVec(s, limits, OcVecTiles(sp, c)); });
     return space;
@@ -115,7 +132,24 @@ class Conv2dOcVec final : public Conv2dTemplate {
     const ConvShape s = ConvShape::Of(w);
     return ShapeOptions(s) + Define("VEC", t.vec) + Define("OCV", t.oc) + Define("UNROLL_KW", t.unroll_kw) +
            t.pixels.BuildOptions() +
-           (blocked_ ? Define("IN_BLOCKED", ReadsBlocked(s) ? 1 : 0) + Define("OUT_BLOCKED", 1) : std::string());
+           (blocked_ ? Define("IN_BLOCKED", ReadsBlocked(s) ? 1 : 0) + Define("OUT_BLOCKED", 1) : std::string()) +
+           (t.pad_input ? Define("PAD_INPUT", 1) + Define("PH", t.framed_h(s)) + Define("PW", t.framed_w(s))
+                        : std::string());
+  }
+
+  // With pad_input, the image copied into its zeroed frame (pad_input_nchwc), a row per work-item.
+  std::optional<PrePass> PrePassOf(const Workload& w, const ConfigSpace& space, const Config& c) const override {
+    const OcVecTiles t(space, c);
+    if (!t.pad_input) return std::nullopt;
+    const ConvShape s = ConvShape::Of(w);
+    PrePass pre;
+    pre.kernel_name = "pad_input_nchwc";
+    pre.input = 0;
+    pre.scratch_elements = static_cast<size_t>(BlockedElements(s.n, s.ci, t.framed_h(s) * t.framed_w(s)));
+    pre.geometry.dims = 2;
+    pre.geometry.global = {static_cast<size_t>(t.framed_h(s)), static_cast<size_t>(s.n * ChannelBlocks(s.ci)), 1};
+    pre.geometry.local = {1, 1, 1};
+    return pre;
   }
 
   LaunchGeometry Geometry(const Workload& w, const ConfigSpace& space, const Config& c) const override {

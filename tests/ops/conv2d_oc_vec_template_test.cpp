@@ -117,6 +117,38 @@ TEST(Conv2dOcVecSpace, OddChannelsAndRowsKeepEveryWidthAndTailBlock) {
   EXPECT_NE(space.WhyInvalid(group).value_or("").find("work_group exceeds"), std::string::npos);
 }
 
+// pad_input: on channel-blocked input of a padded convolution only; with it, a pre-pass copies
+// the image into a zeroed frame wide enough for every block's window, and the kernel reads that.
+TEST(Conv2dOcVecSpace, PadInputFramesTheBlockedImageForEveryBlock) {
+  const Workload w = ParseWorkload("conv2d", "n=2,ci=32,h=14,w=14,co=64,kh=3,kw=3,stride=2,pad=1");
+  const KernelTemplate& blocked = Conv2dOcVecNchwcTemplate();
+  const ConfigSpace space = blocked.Space(w, kAvx512);
+  ASSERT_TRUE(space.HasKnob("pad_input"));
+  EXPECT_FALSE(Conv2dOcVecTemplate().Space(w, kAvx512).HasKnob("pad_input"));
+  const auto has_pad_input = [&](const char* shape) {
+    return blocked.Space(ParseWorkload("conv2d", shape), kAvx512).HasKnob("pad_input");
+  };
+  EXPECT_FALSE(has_pad_input("n=1,ci=32,h=14,w=14,co=64,kh=1,kw=1,stride=2,pad=0"));  // no padding
+  EXPECT_FALSE(has_pad_input("n=1,ci=3,h=14,w=14,co=64,kh=3,kw=3,stride=2,pad=1"));   // an NCHW image
+
+  // 7x7 outputs in blocks of 1x4: the last column block reads up to column (8-1)*2+2 = 16.
+  const Config framed = Pick(space, {{"tile_oh", {1}}, {"tile_ow", {4}}, {"work_group", {1}}, {"pad_input", {1}}});
+  ASSERT_TRUE(space.IsValid(framed)) << *space.WhyInvalid(framed);
+  const std::string options = blocked.BuildOptions(w, space, framed);
+  for (const char* expected : {"-D PAD_INPUT=1", "-D PH=16", "-D PW=17"})
+    EXPECT_NE(options.find(expected), std::string::npos) << expected << " in " << options;
+  const std::optional<PrePass> pre = blocked.PrePassOf(w, space, framed);
+  ASSERT_TRUE(pre);
+  EXPECT_EQ(pre->kernel_name, "pad_input_nchwc");
+  EXPECT_EQ(pre->input, 0u);
+  EXPECT_EQ(pre->scratch_elements, 2u * 32 * 16 * 17);
+  EXPECT_EQ(pre->geometry.global, (std::array<size_t, 3>{16, 4, 1}));  // rows, n x channel blocks
+
+  const Config plain = Pick(space, {{"tile_oh", {1}}, {"tile_ow", {4}}, {"work_group", {1}}, {"pad_input", {0}}});
+  EXPECT_FALSE(blocked.PrePassOf(w, space, plain));
+  EXPECT_EQ(blocked.BuildOptions(w, space, plain).find("PAD_INPUT"), std::string::npos);
+}
+
 // Replays the kernel's indexing (conv2d_oc_vec.cl) for every valid config of a small space:
 // every output element is stored exactly once.
 TEST(Conv2dOcVecGeometry, EveryValidConfigStoresEachOutputOnce) {
