@@ -14,10 +14,12 @@
 # work can use the rest), PREFIX=1 (one run of the largest budget per network and seed, each
 # smaller budget re-timed on its first N trials: bench/history_prefix.py), HISTORY_NETWORKS
 # (e.g. "alexnet vgg16": tuned first, HISTORY_TRIALS (400) trials each, seed 1, into one
-# database that every run then starts from, a copy each: what a grown history buys). Extra arguments go to every tune-network (e.g. --tuner auto). Nothing
+# database that every run then starts from, a copy each: what a grown history buys), or
+# HISTORY_DB (such a database built before). Extra arguments go to every tune-network (e.g. --tuner auto). Nothing
 # else should run on the cores measured: the figures are times.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/pocl_affinity.sh
 
 networks="${NETWORKS:-resnet18 mobilenet_v1 vgg16}"
 budgets="${BUDGETS:-24 48 96 200 400}"
@@ -41,11 +43,13 @@ fi
 pin=(env)
 if [[ -n "${TUNE_CPUS:-}" ]]; then
   [[ "$TUNE_CPUS" =~ ^[0-9,-]+$ ]] || { echo "anytime.sh: TUNE_CPUS '$TUNE_CPUS' is not a core list" >&2; exit 2; }
-  pin=(env POCL_AFFINITY=1 POCL_MAX_PTHREAD_COUNT="$(taskset -c "$TUNE_CPUS" nproc)" taskset -c "$TUNE_CPUS")
+  tune_threads="$(taskset -c "$TUNE_CPUS" nproc)"
+  pin=(env POCL_AFFINITY="$(pocl_affinity "$TUNE_CPUS" "$tune_threads")" POCL_MAX_PTHREAD_COUNT="$tune_threads"
+    taskset -c "$TUNE_CPUS")
 fi
 mkdir -p "$out"
 commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-echo "bench/anytime.sh at commit $commit: networks '$networks', budgets '$budgets', seeds '$seeds', tuning on cores '${TUNE_CPUS:-all}', prefixes ${PREFIX:-0}, history '${HISTORY_NETWORKS:-none}'" | tee "$out/command.txt"
+echo "bench/anytime.sh at commit $commit: networks '$networks', budgets '$budgets', seeds '$seeds', tuning on cores '${TUNE_CPUS:-all}', prefixes ${PREFIX:-0}, history '${HISTORY_NETWORKS:-${HISTORY_DB:-none}}'" | tee "$out/command.txt"
 
 # One fresh tune-network run into DIR: its JSON, its wall clock.
 tune() {
@@ -53,7 +57,7 @@ tune() {
   shift 3
   rm -rf "$dir"
   mkdir -p "$dir/pocl-cache"
-  [[ -z "${HISTORY_NETWORKS:-}" ]] || cp "$out/history-base/history.db" "$dir/history.db"
+  [[ -z "${HISTORY_NETWORKS:-}${HISTORY_DB:-}" ]] || cp "$out/history-base/history.db" "$dir/history.db"
   local start
   start=$(date +%s.%N)
   POCL_CACHE_DIR="$dir/pocl-cache" "${pin[@]}" "$build/bin/tensortune" tune-network "$network" --trials "$budget" \
@@ -66,7 +70,11 @@ retime() {
   POCL_CACHE_DIR="$1/pocl-cache" SKIP_BUILD=1 bench/run_network_onednn.sh "$network" "$1/history.db" >"$1/onednn.md"
 }
 
-if [[ -n "${HISTORY_NETWORKS:-}" ]]; then
+if [[ -n "${HISTORY_DB:-}" ]]; then  # a history built before
+  mkdir -p "$out/history-base"
+  /usr/bin/python3 -c 'import sqlite3, sys; s = sqlite3.connect(sys.argv[1]); d = sqlite3.connect(sys.argv[2]); s.backup(d)' \
+    "$HISTORY_DB" "$out/history-base/history.db"
+elif [[ -n "${HISTORY_NETWORKS:-}" ]]; then
   base="$out/history-base"
   rm -rf "$base"
   mkdir -p "$base/pocl-cache"

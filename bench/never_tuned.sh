@@ -33,7 +33,8 @@ default_shapes=(
 read -r -a shapes <<<"${SHAPES:-${default_shapes[*]}}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-tt() { POCL_AFFINITY=1 POCL_MAX_PTHREAD_COUNT=1 POCL_CACHE_DIR="$work/pocl-$1" taskset -c "$cpu" "$build/bin/tensortune" "${@:2}"; }
+. bench/pocl_affinity.sh
+tt() { POCL_AFFINITY="$(pocl_affinity "$cpu" 1)" POCL_MAX_PTHREAD_COUNT=1 POCL_CACHE_DIR="$work/pocl-$1" taskset -c "$cpu" "$build/bin/tensortune" "${@:2}"; }
 field() { /usr/bin/python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 for key in sys.argv[2].split("."):

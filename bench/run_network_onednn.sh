@@ -12,7 +12,8 @@
 # cache), and every layer in network order (dnnl_network), as run-network times the tuned
 # kernels; the ratios are given for both, the in-sequence one comparing like with like.
 # Everything runs on THREADS threads (POCL's too), pinned to CPUS with taskset; POCL's worker
-# threads each to one core (POCL_AFFINITY=1): unpinned, both were sometimes woken on one core
+# threads each to one core (POCL_AFFINITY=1, where CPUS are 0..THREADS-1: bench/pocl_affinity.sh):
+# unpinned, both were sometimes woken on one core
 # and the first milliseconds of each pass ran on one thread (ResNet-18's first four layers at
 # one-thread speed in some processes and not others). The two
 # sides alternate for ROUNDS rounds (the whole network, then every layer with oneDNN); every
@@ -23,6 +24,7 @@
 # meanwhile.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/pocl_affinity.sh
 
 (($# == 2)) || { echo "usage: bench/run_network_onednn.sh NETWORK DB" >&2; exit 2; }
 network=$1
@@ -45,7 +47,7 @@ done
 work="$(mktemp -d "${TMPDIR:-/tmp}/tt-run-network.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 run_network() {  # $1: the file for run-network's JSON
-  POCL_AFFINITY=1 POCL_MAX_PTHREAD_COUNT="$threads" taskset -c "$cpus" "$build/bin/tensortune" run-network "$network" --db "$db" \
+  POCL_AFFINITY="$(pocl_affinity "$cpus" "$threads")" POCL_MAX_PTHREAD_COUNT="$threads" taskset -c "$cpus" "$build/bin/tensortune" run-network "$network" --db "$db" \
     --min-time "${MIN_TIME:-1}" --json >"$1"
 }
 run_network "$work/run_1.json"

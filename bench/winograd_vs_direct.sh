@@ -15,6 +15,7 @@
 # BUILD_DIR (build, configured with -DTENSORTUNE_BENCH=ON so that dnnl_conv exists).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/pocl_affinity.sh
 build="${BUILD_DIR:-build}"
 trials="${TRIALS:-32}"
 tuner="${TUNER:-xgb}"
@@ -53,7 +54,7 @@ for shape in "${layers[@]}"; do
   row=()
   for sketch in "${sketches[@]}"; do
     db="$work/$sketch-$shape.db"
-    POCL_AFFINITY=1 POCL_MAX_PTHREAD_COUNT=1 taskset -c "$cpu" "$build/bin/tensortune" tune --op conv2d \
+    POCL_AFFINITY="$(pocl_affinity "$cpu" 1)" POCL_MAX_PTHREAD_COUNT=1 taskset -c "$cpu" "$build/bin/tensortune" tune --op conv2d \
       --shape "$shape" --template "$sketch" --trials "$trials" --tuner "$tuner" --seed "$seed" --builders 0 \
       --min-time 0.2 --db "$db" --json --progress none >"$work/out.json" 2>>"$work/log" || true
     row+=("$(best_ms "$work/out.json")")
