@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the bench scripts. POCL_AFFINITY=1 pins POCL's worker thread i to core i whatever
 # the process's own affinity (taskset): right only when the cores given are 0..threads-1.
 # Elsewhere (taskset -c 1) it would put the kernels on core 0, beside whatever runs there, so
