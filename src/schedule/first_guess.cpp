@@ -17,7 +17,8 @@ std::vector<FirstGuess> FirstGuesses(const TrialHistory& history, const KernelTe
   if (auto start = DeviceStartingConfig(kernel, space, device)) {
     const bool known =
         std::any_of(guesses.begin(), guesses.end(), [&](const FirstGuess& g) { return g.config == start->config; });
-    if (!known) guesses.push_back({std::move(start->config), start->note});
+    // Second, after the best transfer: a first round that measures two guesses measures both.
+    if (!known) guesses.insert(guesses.begin() + (guesses.empty() ? 0 : 1), {std::move(start->config), start->note});
   }
   return guesses;
 }

@@ -18,10 +18,12 @@ struct FirstGuess {
   std::string source;  // "transferred from conv2d ... (match 0.83, ...)", "cpu start (vector width 16)"
 };
 
-// Best first, distinct, every one valid in `space`: at most `transfers` transferred configs
+// Distinct, every one valid in `space`: the best of at most `transfers` transferred configs
 // (ranking/transfer.h: the same transfer as `best`), then the starting config for `device`
-// (ops/starting_config.h) when it is not among them. Empty only for a space without a valid
-// config.
+// (ops/starting_config.h) when it is not among them, then the other transfers. A history
+// recorded with older kernels or on other workloads can transfer worse than the device's
+// start, so a first round that can afford two guesses measures both. Empty only for a space
+// without a valid config.
 std::vector<FirstGuess> FirstGuesses(const TrialHistory& history, const KernelTemplate& kernel, const TemplateRef& ref,
                                      int64_t device_id, const Workload& workload, const ConfigSpace& space,
                                      const DeviceInfo& device, size_t transfers);

@@ -23,7 +23,8 @@ namespace tt {
 namespace {
 
 constexpr int kDefaultAttempts = 3;        // configs tried for a task's default before giving up on it
-constexpr size_t kTransferredGuesses = 2;  // similar workloads' configs tried before the device-class start
+constexpr size_t kTransferredGuesses = 2;  // similar workloads' configs among the first guesses
+constexpr int64_t kFirstRoundGuesses = 2;  // guesses measured per task where the budget allows
 
 struct Sketch {
   const KernelTemplate* kernel = nullptr;
@@ -95,8 +96,9 @@ class NetworkRun {
   std::optional<double> MeasureConfig(Sketch& sketch, const Config& config, Budget& budget);
   std::optional<double> MeasureDefault(Sketch& sketch, Budget& budget);
   std::vector<FirstGuess> Guesses(const Sketch& sketch) const;
-  std::optional<FirstGuess> MeasureGuesses(Sketch& sketch, const std::vector<FirstGuess>& guesses, Budget& budget);
-  void GiveFirstConfig(size_t task, Budget& budget);
+  std::optional<FirstGuess> MeasureGuesses(Sketch& sketch, const std::vector<FirstGuess>& guesses, Budget& budget,
+                                           size_t wanted = 1);
+  void GiveFirstConfig(size_t task, Budget& budget, size_t guesses);
   void EndFirstGuessRun(Sketch& sketch);
   std::vector<size_t> HeaviestFirst() const;
   void StartTuner(size_t task, size_t sketch);
@@ -330,20 +332,27 @@ std::vector<FirstGuess> NetworkRun::Guesses(const Sketch& sketch) const {
                       sketch.task->space(), device_, kTransferredGuesses);
 }
 
-// Measures the guesses in order while the budget lasts; the first that measures ok, if any.
+// Measures the guesses in order while the budget lasts until `wanted` of them measured ok; the
+// fastest of those, if any.
 std::optional<FirstGuess> NetworkRun::MeasureGuesses(Sketch& sketch, const std::vector<FirstGuess>& guesses,
-                                                     Budget& budget) {
+                                                     Budget& budget, size_t wanted) {
+  std::optional<FirstGuess> fastest;
+  double fastest_s = 0;
+  size_t measured = 0;
   for (const FirstGuess& guess : guesses) {
-    if (budget.Exhausted()) break;
-    if (MeasureConfig(sketch, guess.config, budget)) return guess;
+    if (budget.Exhausted() || measured == wanted) break;
+    const std::optional<double> time_s = MeasureConfig(sketch, guess.config, budget);
+    if (!time_s) continue;
+    ++measured;
+    if (!fastest || *time_s < fastest_s) fastest = guess, fastest_s = *time_s;
   }
-  return std::nullopt;
+  return fastest;
 }
 
 // The task's best guess, measured while the budget lasts: its own history's best when it has
-// one, else the most promising sketch's guesses. The first that measures ok is the task's
-// first config; without budget left the first guess is, unmeasured.
-void NetworkRun::GiveFirstConfig(size_t task, Budget& budget) {
+// one, else the fastest of the most promising sketch's first `guesses` guesses that measure
+// ok; without budget left the first guess is, unmeasured.
+void NetworkRun::GiveFirstConfig(size_t task, Budget& budget, size_t guesses_wanted) {
   NetworkTaskReport& report = report_.tasks[task];
   if (const auto best = report.Best()) {
     report.first = FirstConfig{report.sketches[best->first].template_name, best->second.config_key,
@@ -355,7 +364,7 @@ void NetworkRun::GiveFirstConfig(size_t task, Budget& budget) {
   const std::string name(sketch.kernel->name());
   const std::vector<FirstGuess> guesses = Guesses(sketch);
   if (guesses.empty()) return;
-  const std::optional<FirstGuess> measured = MeasureGuesses(sketch, guesses, budget);
+  const std::optional<FirstGuess> measured = MeasureGuesses(sketch, guesses, budget, guesses_wanted);
   const FirstGuess& first = measured ? *measured : guesses.front();
   report.first = FirstConfig{name, space.Key(first.config), first.source};
   sketch.task->NoteBest(HistoryBest(store_, sketch.ids));
@@ -370,9 +379,14 @@ void NetworkRun::FirstRound(Budget& budget) {
     for (Sketch& sketch : slots_[i].sketches) sketch.task->NoteBest(HistoryBest(store_, sketch.ids));
     Refresh(slots_[i], report_.tasks[i]);
   }
-  for (const size_t i : HeaviestFirst()) {
+  const std::vector<size_t> order = HeaviestFirst();
+  for (size_t k = 0; k < order.size(); ++k) {
+    const size_t i = order[k];
     NetworkTaskReport& report = report_.tasks[i];
-    GiveFirstConfig(i, budget);
+    // Two guesses (the best transfer and the device's start) where the budget gives every task
+    // left two trials.
+    const auto tasks_left = static_cast<int64_t>(order.size() - k);
+    GiveFirstConfig(i, budget, budget.left() >= kFirstRoundGuesses * tasks_left ? kFirstRoundGuesses : 1);
     if (o_.measure_default && !report.default_time_s && !budget.Exhausted()) {
       report.default_time_s = MeasureDefault(slots_[i].sketches[MostPromising(i)], budget);
       if (report.default_time_s)

@@ -4,6 +4,7 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
+#include "ops/starting_config.h"
 #include "schedule/network_tuner.h"
 #include "schedule/schedule_test_support.h"
 #include "space/config_adapt.h"
@@ -120,20 +121,33 @@ TEST(FirstRound, WithFewerTrialsThanTasksTheHeaviestAreMeasuredAndTheOthersLabel
   EXPECT_EQ(report.tasks[0].first->source.rfind("transferred from gemm:", 0), 0u) << report.tasks[0].first->source;
 }
 
+// Earlier history: a workload like the new one (m=64) and one unlike it.
+const Network& Earlier() {
+  static const Network earlier = ParseNetwork(R"({"name": "earlier", "layers": [
+  {"name": "like", "op": "gemm", "shape": "64,32,16"},
+  {"name": "unlike", "op": "gemm", "shape": "12,48,80"}]})",
+                                              "earlier");
+  return earlier;
+}
+
+const Network& Next() {
+  static const Network next =
+      ParseNetwork(R"({"name": "next", "layers": [{"name": "new", "op": "gemm", "shape": "64,32,32"}]})", "next");
+  return next;
+}
+
+// `Next` tuned with `trials` after `Earlier` with 40, in one database.
+NetworkRunReport NextAfterEarlier(const std::string& db, int64_t trials) {
+  auto store = SqliteHistoryStore::Open(db);
+  FakeMeasurer fake{testing::IndexGflops};
+  TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, Earlier(), Options(40), nullptr);
+  return TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, Next(), Options(trials), nullptr);
+}
+
 TEST(FirstRound, AGuessComesFromTheMostSimilarMeasuredWorkload) {
   TempDir dir;
   const std::string db = dir.File("h.db");
-  auto store = SqliteHistoryStore::Open(db);
-  FakeMeasurer fake{testing::IndexGflops};
-  // Earlier history: a workload like the new one (m=64) and one unlike it.
-  const Network earlier = ParseNetwork(R"({"name": "earlier", "layers": [
-  {"name": "like", "op": "gemm", "shape": "64,32,16"},
-  {"name": "unlike", "op": "gemm", "shape": "12,48,80"}]})",
-                                       "earlier");
-  TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, earlier, Options(40), nullptr);
-  const Network next =
-      ParseNetwork(R"({"name": "next", "layers": [{"name": "new", "op": "gemm", "shape": "64,32,32"}]})", "next");
-  const auto report = TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, next, Options(1), nullptr);
+  const auto report = NextAfterEarlier(db, 1);
   ASSERT_EQ(report.tasks.size(), 1u);
   ASSERT_TRUE(report.tasks[0].first);
   const auto& first = *report.tasks[0].first;
@@ -152,6 +166,29 @@ TEST(FirstRound, AGuessComesFromTheMostSimilarMeasuredWorkload) {
   }
   EXPECT_TRUE(found) << first.config_key;
   EXPECT_TRUE(report.tasks[0].Best());  // and it was measured
+}
+
+// History recorded with older kernels can transfer worse than the device's start: with two
+// trials per task, the first round measures the best transfer and the start, and keeps the
+// faster.
+TEST(FirstRound, WithTwoTrialsPerTaskItMeasuresTheTransferAndTheDeviceStartAndKeepsTheFaster) {
+  TempDir dir;
+  const std::string db = dir.File("h.db");
+  const auto report = NextAfterEarlier(db, 2);
+  ASSERT_TRUE(report.tasks.at(0).first);
+  const std::string query =
+      "SELECT t.config_key FROM trials t JOIN workloads w ON w.id = t.workload_id JOIN runs r ON r.id = t.run_id "
+      "WHERE r.tuner = 'first-round' AND w.key = '" +
+      report.tasks[0].task.workload.Key() + "' ORDER BY ";
+  const auto measured = Column(db, query + "t.id");
+  ASSERT_EQ(measured.size(), 2u);
+  const Workload target = report.tasks[0].task.workload;
+  const ConfigSpace space = PickTemplate(target, "gemm_tiled").Space(target, testing::kLimits);
+  const auto start = DeviceStartingConfig(PickTemplate(target, "gemm_tiled"), space, CpuDevice());
+  ASSERT_TRUE(start);
+  EXPECT_EQ(measured[1], space.Key(start->config)) << "the start, after the best transfer";
+  EXPECT_NE(measured[0], measured[1]);
+  EXPECT_EQ(report.tasks[0].first->config_key, Column(db, query + "t.time_s")[0]) << "the faster of the two";
 }
 
 TEST(FirstRound, WithNothingMeasuredATaskStartsFromItsDeviceClassConfig) {
