@@ -9,7 +9,12 @@ Markdown table per space. Medians as `compare` computes them: linear interpolati
 the two middle seeds; a seed that never reached a target counts as infinitely many
 evaluations, so the median is "never" when fewer than half of the seeds reached it.
 
-    bench/search_results.py runs/*.jsonl [--prefix-kt "KT "] [--order default,bo,...]
+    bench/search_results.py runs/*.jsonl [--json]
+    bench/search_results.py runs/*.jsonl --versus bo
+
+--versus TUNER prints one row per space instead: the tuner's evaluations to 95% and 99%
+beside the best of Kernel Tuner's strategies (the lines with a "strategy") at each target,
+the ratio, and at how many (space, target) pairs the tuner needs no more than that best.
 """
 import argparse
 import collections
@@ -60,6 +65,34 @@ def cell_target(entry):
     return f"{median:.0f} ({reached}/{total})"
 
 
+def versus(spaces, tuner, targets=(0.95, 0.99)):
+    """Per space: the tuner's medians to each target beside Kernel Tuner's best strategy."""
+    rows, met, worst = [], 0, 0.0
+    for space, by in spaces.items():
+        if tuner not in by:
+            continue
+        cells = [space]
+        for t in targets:
+            mine = summarise(by[tuner])[t][0]
+            best, name = math.inf, "none"
+            for label, runs in by.items():
+                if not label.startswith("KT ") or label.endswith("(failures left out)"):
+                    continue
+                median = summarise(runs)[t][0]
+                if median < best:
+                    best, name = median, label[3:]
+            if math.isinf(mine):
+                ratio = math.inf
+            else:
+                ratio = mine / best if best > 0 else math.inf
+            met += mine <= best
+            worst = max(worst, ratio if not math.isinf(best) else 0.0)
+            fmt = lambda v: "never" if math.isinf(v) else f"{v:.0f}"
+            cells += [fmt(mine), f"{fmt(best)} ({name})", "-" if math.isinf(best) else f"{ratio:.2f}"]
+        rows.append(cells)
+    return rows, met, worst
+
+
 def load(paths):
     spaces = collections.OrderedDict()
     for path in paths:
@@ -71,6 +104,8 @@ def load(paths):
                 d = json.loads(line)
                 name = d.get("strategy") or d.get("tuner")
                 label = d.get("label") or name
+                if d.get("strategy") and not d.get("label"):
+                    label = "KT " + name + ("" if d.get("failures_in_space", True) else " (failures left out)")
                 space = d["space"] + (" on " + d["device"] if d.get("device") else "")
                 spaces.setdefault(space, collections.OrderedDict()).setdefault(label, []).append(d["fraction"])
     return spaces
@@ -80,8 +115,18 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", nargs="+")
     parser.add_argument("--json", action="store_true", help="print the numbers as JSON instead of Markdown")
+    parser.add_argument("--versus", metavar="TUNER", help="the tuner against Kernel Tuner's best strategy per space")
     args = parser.parse_args()
     spaces = load(args.files)
+    if args.versus:
+        print(f"| space | {args.versus} to 95% | best to 95% | ratio | {args.versus} to 99% | best to 99% | ratio |")
+        print("|---|---|---|---|---|---|---|")
+        rows, met, worst = versus(spaces, args.versus)
+        for cells in rows:
+            print("| " + " | ".join(cells) + " |")
+        print(f"\n{args.versus} needs no more evaluations than the best strategy at {met} of {2 * len(rows)} "
+              f"(space, target) pairs; at most {worst:.2f}x the best.")
+        return
     if args.json:
         out = {}
         for space, by in spaces.items():

@@ -11,11 +11,13 @@
 # KERNEL_TUNER_CHECKOUT is a checkout of https://github.com/KernelTuner/kernel_tuner (1.4);
 # CONSTRAINT_DIR holds python-constraint's constraint/ package (default: the checkout).
 # tools/install-deps.sh --bench-kernel-tuner installs the Python packages it needs.
-# Environment: SEEDS (20), BUILD_DIR (build), OUT (bench-spaces/search).
+# Environment: STRATEGIES (all), SEEDS (20), BUILD_DIR (build), OUT (bench-spaces/search).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 caches=$1 kt=$2 constraint=${3:-$2}
 seeds="${SEEDS:-20}" tt="${BUILD_DIR:-build}/bin/tensortune" out="${OUT:-bench-spaces/search}"
+# Every strategy of Kernel Tuner 1.4 that runs in simulation mode (bayes_opt needs scikit-optimize).
+strategies="${STRATEGIES:-genetic_algorithm,simulated_annealing,pso,firefly_algorithm,diff_evo,bayes_opt,dual_annealing,adaptive_tabu_greywolf,hybrid_vndx,basinhopping,greedy_ils,greedy_mls,mls,ordered_greedy_mls,random_sample,minimize}"
 mkdir -p "$out"
 db="$out/spaces.db"
 rm -f "$db" "$out"/*.jsonl
@@ -23,7 +25,7 @@ for f in "$caches"/*.json.gz; do
   gunzip -c "$f" > "$out/$(basename "$f" .gz)"
   "$tt" import "$out/$(basename "$f" .gz)" --db "$db" >/dev/null
   /usr/bin/python3 bench/kernel_tuner_side_by_side.py --kernel-tuner "$kt" --constraint "$constraint" \
-    --cache "$f" --seeds "$seeds" --evals 300 --out "$out/kernel_tuner.jsonl" 2>/dev/null
+    --cache "$f" --strategies "$strategies" --seeds "$seeds" --evals 300 --out "$out/kernel_tuner.jsonl" 2>/dev/null
 done
 for space in "convolution_kernel A4000" "convolution_kernel A6000" "convolution_kernel W6600" \
              "dedispersion_kernel A4000" "dedispersion_kernel A6000"; do
@@ -32,6 +34,7 @@ for space in "convolution_kernel A4000" "convolution_kernel A6000" "convolution_
     --seeds "$seeds" --trials 300 --runs-out "$out/tensortune.jsonl"
 done
 bench/search_results.py "$out/tensortune.jsonl" "$out/kernel_tuner.jsonl"
+bench/search_results.py "$out/tensortune.jsonl" "$out/kernel_tuner.jsonl" --versus bo
 "$tt" compare --space convolution_kernel --device W6600 --warm-from A4000,A6000 --db "$db" --tuners bo \
   --seeds "$seeds" --trials 300
 "$tt" compare --space dedispersion_kernel --device A6000 --warm-from A4000 --db "$db" --tuners bo \
