@@ -51,17 +51,18 @@ def main():
                 m, b = RATIO.search(text), BEST.search(text)
                 alone, seq = (float(m.group(1)), float(m.group(2))) if m else (None, None)
                 best = float(b.group(1)) if b else None
-                rows.append((tuning, alone, best, seq))
+                rows.append((tuning, tune["latency_s"] * 1e3, alone, best, seq))
                 print(f"| {network} | {budget} | {seed} | {tuning:.0f} | {tune['latency_s'] * 1e3:.2f} "
                       f"| {tune['tasks_unmeasured']} | {times(alone)} | {times(best)} | {times(seq)} |")
             if rows:
                 medians.append((network, budget, len(rows), *(median(col) for col in zip(*rows))))
     print(f"\nMedians over seeds (commit {commit}):\n")
-    print("| network | trials | seeds | tuning s | speed vs oneDNN alone | vs oneDNN's best per layer "
+    print("| network | trials | seeds | tuning s | estimated ms | speed vs oneDNN alone | vs oneDNN's best per layer "
           "| speed vs oneDNN in sequence |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
-    for network, budget, n, tuning, alone, best, seq in medians:
-        print(f"| {network} | {budget} | {n} | {fmt(tuning, '.0f')} | {times(alone)} | {times(best)} | {times(seq)} |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for network, budget, n, tuning, estimate, alone, best, seq in medians:
+        print(f"| {network} | {budget} | {n} | {fmt(tuning, '.0f')} | {fmt(estimate, '.2f')} | {times(alone)} "
+              f"| {times(best)} | {times(seq)} |")
 
 
 if __name__ == "__main__":
