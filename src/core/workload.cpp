@@ -13,6 +13,20 @@ int64_t Workload::Dim(std::string_view name) const {
   throw std::out_of_range("workload " + Key() + " has no dimension '" + std::string(name) + "'");
 }
 
+bool IsWindowDim(std::string_view name) {
+  return name == "kh" || name == "kw" || name == "stride" || name == "dilation";
+}
+
+bool SameWindow(const Workload& a, const Workload& b) {
+  const auto window_of = [](const Workload& w) {
+    std::vector<std::pair<std::string, int64_t>> window;
+    for (const auto& dim : w.dims)
+      if (IsWindowDim(dim.first)) window.push_back(dim);
+    return window;
+  };
+  return window_of(a) == window_of(b);
+}
+
 std::string Workload::Key() const {
   std::string key = op + ":";
   for (size_t i = 0; i < dims.size(); ++i) {

@@ -19,4 +19,12 @@ struct Workload {
   bool operator==(const Workload&) const = default;
 };
 
+// The dimensions of a convolution's window (kh, kw, stride, dilation): they set the shape of
+// the loop nest rather than its size, so a workload with another window is another kind of
+// problem (a 1x1 stride-2 projection is memory-bound where a 3x3 one is not).
+bool IsWindowDim(std::string_view name);
+// Whether two workloads of one operator have the same window dimensions (true where neither
+// has any, as for gemm).
+bool SameWindow(const Workload& a, const Workload& b);
+
 }  // namespace tt

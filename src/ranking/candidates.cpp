@@ -35,16 +35,13 @@ CandidateSearch FindCandidates(const TrialHistory& history, const HistoryScope& 
                                const TargetExtents& target_extents, const CandidateOptions& options) {
   CandidateSearch search;
   const std::vector<RecordedWorkload> recorded = history.WorkloadsWithOkTrials(target.op, scope);
-  // Without split knobs there are no extents in the configs: the workloads' dimensions stand in.
-  const bool by_dimensions = target_extents.exact.empty();
-  const TargetExtents wanted = by_dimensions ? TargetExtents{WorkloadExtents(target), {}} : target_extents;
   std::vector<Bounded> bounded;
   for (const RecordedWorkload& w : recorded) {
     const auto fastest = history.FastestTrials(w.id, scope, 1);
     ++search.records_read;
     const auto values = fastest.empty() ? std::nullopt : ParseConfigKey(fastest.front().config_key);
     if (!values) continue;
-    const double score = MatchScore(by_dimensions ? WorkloadExtents(w.workload) : SplitExtentsOf(*values), wanted);
+    const double score = RecordMatchScore(w.workload, *values, target, target_extents);
     bounded.push_back({&w, score, fastest.front().gflops * std::pow(score, options.omega)});
     if (score > search.best_match_score) {
       search.best_match_score = score;

@@ -483,9 +483,7 @@ std::optional<KernelSpec> AdaptFromPack(const Workload& w, const PackPlace& plac
     const auto values = ParseConfigKey(other.choice.config_key);
     if (!values) continue;
     const TargetExtents target = TargetExtentsOf(space);
-    const bool by_dimensions = target.exact.empty();
-    const double score = by_dimensions ? MatchScore(WorkloadExtents(recorded), WorkloadExtents(w))
-                                       : MatchScore(SplitExtentsOf(*values), target);
+    const double score = RecordMatchScore(recorded, *values, w, target);
     const double metric =
         FilterMetric(std::max(other.choice.recorded_gflops, 1e-9), Utilisation(*values, target.exact), score);
     const auto adapted = AdaptConfig(space, *values);

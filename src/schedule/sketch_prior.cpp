@@ -41,10 +41,6 @@ bool WritesChannelBlocks(const KernelTemplate& sketch, const Workload& workload)
   return false;
 }
 
-bool ShapeDim(const std::string& name) {
-  return name == "kh" || name == "kw" || name == "stride" || name == "dilation";
-}
-
 double DevicePreference(const KernelTemplate& sketch, const Workload& workload, const DeviceInfo& device) {
   if (device.type == "gpu") return sketch.stages_in_local_memory() ? 1 : kNoLocalMemoryOnGpu;
   if (device.type != "cpu") return 1;
@@ -64,7 +60,7 @@ double WorkloadSimilarity(const Workload& a, const Workload& b) {
     const auto other = std::find_if(b.dims.begin(), b.dims.end(), [&](const auto& d) { return d.first == name; });
     const double x = static_cast<double>(std::max<int64_t>(value, 1));
     const double y = other == b.dims.end() ? 1 : static_cast<double>(std::max<int64_t>(other->second, 1));
-    distance += (ShapeDim(name) ? kShapeDimWeight : 1) * std::fabs(std::log2(x) - std::log2(y));
+    distance += (IsWindowDim(name) ? kShapeDimWeight : 1) * std::fabs(std::log2(x) - std::log2(y));
   }
   return 1 / (1 + distance);
 }

@@ -101,6 +101,14 @@ double MatchScore(const SplitExtents& recorded, const SplitExtents& wanted, cons
   return score / static_cast<double>(wanted.size());
 }
 
+double RecordMatchScore(const Workload& recorded, const KnobValues& values, const Workload& wanted,
+                        const TargetExtents& target) {
+  constexpr double kOtherWindow = 0.5;
+  const double score = target.exact.empty() ? MatchScore(WorkloadExtents(recorded), WorkloadExtents(wanted))
+                                            : MatchScore(SplitExtentsOf(values), target);
+  return SameWindow(recorded, wanted) ? score : kOtherWindow * score;
+}
+
 double Utilisation(const KnobValues& recorded, const SplitExtents& wanted) {
   double gamma = 1;
   for (const auto& [name, n] : wanted) {

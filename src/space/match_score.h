@@ -43,6 +43,14 @@ inline double MatchScore(const SplitExtents& recorded, const TargetExtents& targ
   return MatchScore(recorded, target.exact, target.tails);
 }
 
+// The match score of a record of `recorded` (its config `values`) for `wanted`: eq. 1 over
+// the split extents, or over the workloads' dimensions for a template without split knobs
+// (`target` has no exact extents), and halved where the windows differ (SameWindow): the
+// speed of another kind of loop nest (a 3x3 layer's GFLOPS dwarf a 1x1 projection's at any
+// config) informs only where no workload with the same window does.
+double RecordMatchScore(const Workload& recorded, const KnobValues& values, const Workload& wanted,
+                        const TargetExtents& target);
+
 // Eq. 3: the product over split knobs of the share of the work-group tile P(h, k) (the product
 // of every factor but the outermost, which only counts tiles) that the new extent keeps busy:
 // n / (ceil(n / P) * P) when n > P, else n / P.

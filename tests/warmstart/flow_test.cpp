@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -84,6 +85,23 @@ class Flow : public ::testing::Test {
     return keys;
   }
 
+  // Every config of `space` (a small one) for `workload`, the i-th in index order at
+  // `gflops` * (i + 1).
+  void RecordEveryConfig(const Workload& workload, const ConfigSpace& space, double gflops) {
+    const TaskIds ids = store_->EnsureTask(workload, 1e6, Ref(space), Device());
+    const int64_t run = store_->BeginRun(ids, {"grid", "", 1, "test", static_cast<int64_t>(space.Size())});
+    std::vector<TrialRecord> trials;
+    for (size_t i = 0; i < space.Size(); ++i) {
+      const Config c = space.FromIndex(i);
+      TrialRecord r;
+      r.config_key = space.Key(c);
+      r.config_json = space.ToJson(c);
+      r.result = MeasureResult::Success({1e6 / (gflops * 1e9 * static_cast<double>(i + 1))}, 1e6, 0);
+      trials.push_back(r);
+    }
+    store_->RecordBatch(run, ids, trials);
+  }
+
   FlowChoice Choose(const Workload& workload, const ConfigSpace& space, FlowOptions options = {}) {
     const TaskIds ids = store_->EnsureTask(workload, 1e6, Ref(space), Device());
     return ChooseFlow(*store_, {workload, Ref(space), ids, &space}, 1, options);
@@ -163,22 +181,8 @@ TEST_F(Flow, WithoutSplitKnobsTheWorkloadDimensionsAreMatched) {
   ConfigSpace space;
   space.AddKnob(Knob::Discrete("vec", {1, 2, 4}));
   space.AddKnob(Knob::Discrete("tile", {1, 2, 4, 8}));
-  const auto record = [&](const Workload& workload) {
-    const TaskIds ids = store_->EnsureTask(workload, 1e6, Ref(space), Device());
-    const int64_t run = store_->BeginRun(ids, {"grid", "", 1, "test", 12});
-    std::vector<TrialRecord> trials;
-    for (size_t i = 0; i < space.Size(); ++i) {
-      const Config c = space.FromIndex(i);
-      TrialRecord r;
-      r.config_key = space.Key(c);
-      r.config_json = space.ToJson(c);
-      r.result = MeasureResult::Success({1e-3 / static_cast<double>(i + 1)}, 1e6, 0);
-      trials.push_back(r);
-    }
-    store_->RecordBatch(run, ids, trials);
-  };
-  record(Gemm(7, 5, 3));
-  record(Gemm(64, 64, 32));
+  RecordEveryConfig(Gemm(7, 5, 3), space, 1);
+  RecordEveryConfig(Gemm(64, 64, 32), space, 1);
   const auto search = FindCandidates(*store_, {store_->TemplateVersions("gemm_like", KnobSchema(space), "src-1"), 0},
                                      Gemm(64, 64, 48), TargetExtentsOf(space));
   EXPECT_EQ(search.best_match.Key(), Gemm(64, 64, 32).Key());
@@ -186,6 +190,41 @@ TEST_F(Flow, WithoutSplitKnobsTheWorkloadDimensionsAreMatched) {
   ASSERT_FALSE(search.records.empty());
   EXPECT_EQ(search.records.front().workload.Key(), Gemm(64, 64, 32).Key());
   EXPECT_EQ(Choose(Gemm(64, 64, 48), space).flow, "gga");
+}
+
+// A 1x1 stride-2 projection of new sizes: the recorded projection's configs come first, not
+// those of the 3x3 layer with the same stride whose GFLOPS are four times higher (another loop
+// nest: its speed says nothing of how a config does on a memory-bound 1x1 window).
+TEST_F(Flow, ARecordedWorkloadWithTheSameWindowLeadsOneWithAnother) {
+  ConfigSpace space;
+  space.AddKnob(Knob::Discrete("vec", {1, 2, 4}));
+  space.AddKnob(Knob::Discrete("tile", {1, 2, 4, 8}));
+  const auto conv = [](int64_t ci, int64_t h, int64_t co, int64_t k) {
+    return Workload{"conv2d",
+                    {{"n", 1},
+                     {"ci", ci},
+                     {"h", h},
+                     {"w", h},
+                     {"co", co},
+                     {"kh", k},
+                     {"kw", k},
+                     {"stride", 2},
+                     {"pad", k / 2},
+                     {"dilation", 1}}};
+  };
+  RecordEveryConfig(conv(64, 56, 128, 3), space, 160);
+  RecordEveryConfig(conv(64, 56, 128, 1), space, 40);
+  const Workload projection = conv(96, 40, 192, 1);
+  const auto search = FindCandidates(*store_, {store_->TemplateVersions("gemm_like", KnobSchema(space), "src-1"), 0},
+                                     projection, TargetExtentsOf(space));
+  EXPECT_EQ(search.best_match.Key(), conv(64, 56, 128, 1).Key());
+  ASSERT_FALSE(search.records.empty());
+  EXPECT_EQ(search.records.front().workload.Key(), conv(64, 56, 128, 1).Key());
+  // The 3x3 layer's records still rank, at half its match score.
+  const auto other = std::find_if(search.records.begin(), search.records.end(),
+                                  [&](const RankedRecord& r) { return r.workload == conv(64, 56, 128, 3); });
+  ASSERT_NE(other, search.records.end());
+  EXPECT_LT(other->match_score, search.best_match_score / 2);
 }
 
 TEST_F(Flow, TheFlowsTunerGetsTheOptionsPassedOnToIt) {
