@@ -2,7 +2,7 @@
 # Every layer of a tuned network against oneDNN's best for the layer (its own choice or its
 # Winograd, whichever is faster) at one core and at two threads, side by side: runs
 # bench/run_network_onednn.sh with THREADS=1 CPUS=0, then THREADS=2 CPUS=0,1, and merges the
-# two per-layer tables (each layer's time in the network run, medians of ROUNDS rounds), with
+# two per-layer tables (each layer timed alone on both sides, medians of ROUNDS rounds), with
 # each side's speed-up from its second thread.
 #
 #   bench/per_layer_threads.sh NETWORK DB
@@ -24,7 +24,7 @@ def layers(path):
     rows, summary = [], {}
     for line in open(path):
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 11 and cells[0].isdigit():
+        if len(cells) == 12 and cells[0].isdigit():
             rows.append(cells)
         m = re.search(r"tensortune at ([0-9.]+)x oneDNN's speed \(alone\), ([0-9.]+)x \(in sequence\)", line)
         if m:
@@ -36,12 +36,12 @@ def layers(path):
 
 def best_ms(row):  # oneDNN's best alone: its choice or its Winograd
     auto = float(row[5])
-    return min(auto, float(row[9])) if row[9] != "-" else auto
+    return min(auto, float(row[10])) if row[10] != "-" else auto
 
 one, s1 = layers(sys.argv[1])
 two, s2 = layers(sys.argv[2])
-print("| # | layer | sketch (1 thread) | 1 thread: tensortune ms | oneDNN best ms | speed | "
-      "2 threads: tensortune ms | oneDNN best ms | speed | 2nd thread: tensortune | oneDNN |")
+print("| # | layer | sketch (1 thread) | 1 thread: tensortune ms alone | oneDNN best ms | speed | "
+      "2 threads: tensortune ms alone | oneDNN best ms | speed | 2nd thread: tensortune | oneDNN |")
 print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 for a, b in zip(one, two):
     if a[5] == "-" or b[5] == "-":

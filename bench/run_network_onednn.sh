@@ -8,9 +8,10 @@
 # layer is timed with oneDNN (dnnl_conv) and every gemm with oneDNN's sgemm (dnnl_sgemm), once
 # per distinct layer, and summed over the network's layers (repeats counted). Layers oneDNN
 # has no call for (batch_matmul, dilated convolutions) are left out of both sides of the
-# ratio. oneDNN is timed twice: each distinct layer alone in a loop (its weights warm in the
-# cache), and every layer in network order (dnnl_network), as run-network times the tuned
-# kernels; the ratios are given for both, the in-sequence one comparing like with like.
+# ratio. Both sides are timed twice: each layer alone in a loop (its weights warm in the
+# cache: run-network --alone-time, oneDNN once per distinct layer), and every layer in network
+# order (run-network's sequence, dnnl_network); alone is compared with alone, in sequence with
+# in sequence.
 # Everything runs on THREADS threads (POCL's too), pinned to CPUS with taskset; POCL's worker
 # threads each to one core (POCL_AFFINITY=1, where CPUS are 0..THREADS-1: bench/pocl_affinity.sh):
 # unpinned, both were sometimes woken on one core
@@ -19,7 +20,8 @@
 # sides alternate for ROUNDS rounds (the whole network, then every layer with oneDNN); every
 # figure is the median over the rounds, so a burst of load on the machine hits both sides.
 #
-# Environment: THREADS (1), CPUS (0), MIN_TIME (1 s of whole-network runs), ROUNDS (3),
+# Environment: THREADS (1), CPUS (0), MIN_TIME (1 s of whole-network runs), ALONE_TIME (0.2 s
+# per layer alone), ROUNDS (3),
 # BUILD_DIR (build-bench), SKIP_BUILD=1 to use an existing build. Nothing else should run
 # meanwhile.
 set -euo pipefail
@@ -48,7 +50,7 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/tt-run-network.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 run_network() {  # $1: the file for run-network's JSON
   POCL_AFFINITY="$(pocl_affinity "$cpus" "$threads")" POCL_MAX_PTHREAD_COUNT="$threads" taskset -c "$cpus" "$build/bin/tensortune" run-network "$network" --db "$db" \
-    --min-time "${MIN_TIME:-1}" --json >"$1"
+    --min-time "${MIN_TIME:-1}" --alone-time "${ALONE_TIME:-0.2}" --json >"$1"
 }
 run_network "$work/run_1.json"
 
@@ -132,29 +134,32 @@ for r in range(1, rounds + 1):
 med = statistics.median
 run = runs[0]
 print(f"{network}, batch {run['batch']}, {threads} thread(s), {run['device']}, medians of {rounds} alternating rounds\n")
-print("| # | layer | sketch | origin | tensortune ms (in the run) | oneDNN ms, alone | speed vs oneDNN alone "
-      "| oneDNN ms, in sequence | speed vs oneDNN in sequence | oneDNN Winograd ms, alone | speed vs oneDNN's best |")
-print("|---|---|---|---|---|---|---|---|---|---|---|")
-covered_tt = covered_lib = covered_seq = covered_best = 0.0
+print("| # | layer | sketch | origin | tensortune ms, alone | oneDNN ms, alone | speed vs oneDNN alone "
+      "| tensortune ms, in the run | oneDNN ms, in sequence | speed vs oneDNN in sequence | oneDNN Winograd ms, alone "
+      "| speed vs oneDNN's best |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+covered_tt = covered_alone = covered_lib = covered_seq = covered_best = 0.0
 j = 0  # index among the layers oneDNN computes, dnnl_network's order
 for i, layer in enumerate(run["layers"]):
     key = layer["workload"]
     tt = med(r["layers"][i]["measured_time_s"] for r in runs)
+    alone = med(r["layers"][i]["alone_time_s"] for r in runs)
     if key in libs[0]:
         lib = med(l[key] for l in libs)
         seq = med(q["layers"][j]["median_s"] for q in seqs)
         j += 1
         covered_tt += tt
+        covered_alone += alone
         covered_lib += lib
         covered_seq += seq
         wino = med(w[key] for w in winos) if all(key in w for w in winos) else None
         best = min(lib, wino) if wino else lib
         covered_best += best
-        cells = (f"{lib * 1e3:.3f} | {lib / tt:.2f} | {seq * 1e3:.3f} | {seq / tt:.2f} | "
-                 f"{f'{wino * 1e3:.3f}' if wino else '-'} | {best / tt:.2f}")
+        cells = (f"{lib * 1e3:.3f} | {lib / alone:.2f} | {tt * 1e3:.3f} | {seq * 1e3:.3f} | {seq / tt:.2f} | "
+                 f"{f'{wino * 1e3:.3f}' if wino else '-'} | {best / alone:.2f}")
     else:
-        cells = "- | - | - | - | - | -"
-    print(f"| {i} | {layer['layer']} | {layer['template']} | {layer['origin']} | {tt * 1e3:.3f} | {cells} |")
+        cells = f"- | - | {tt * 1e3:.3f} | - | - | - | -"
+    print(f"| {i} | {layer['layer']} | {layer['template']} | {layer['origin']} | {alone * 1e3:.3f} | {cells} |")
 print()
 measured = med(r["measured_latency_s"] for r in runs)
 conversions = med(r["conversions_latency_s"] for r in runs)
@@ -165,10 +170,11 @@ print(f"tune-network estimate: {run['estimated_latency_s'] * 1e3:.2f} ms over {r
 print(f"oneDNN in sequence: {med(q['sequence_median_s'] for q in seqs) * 1e3:.2f} ms for a pass over its layers (wall clock)")
 if covered_lib > 0:
     ours = covered_tt + conversions
-    print(f"layers oneDNN computes: tensortune {covered_tt * 1e3:.2f} ms of kernels + {conversions * 1e3:.2f} ms of "
-          f"layout conversions (times in the run); oneDNN {covered_lib * 1e3:.2f} ms (each layer alone, summed), "
-          f"{covered_seq * 1e3:.2f} ms (in sequence): tensortune at {covered_lib / ours:.2f}x oneDNN's speed "
-          f"(alone), {covered_seq / ours:.2f}x (in sequence)")
+    print(f"layers oneDNN computes: tensortune {covered_alone * 1e3:.2f} ms of kernels alone (summed), "
+          f"{covered_tt * 1e3:.2f} ms of kernels + {conversions * 1e3:.2f} ms of layout conversions in the run; "
+          f"oneDNN {covered_lib * 1e3:.2f} ms (each layer alone, summed), {covered_seq * 1e3:.2f} ms (in sequence): "
+          f"tensortune at {covered_lib / covered_alone:.2f}x oneDNN's speed (alone), {covered_seq / ours:.2f}x "
+          f"(in sequence)")
     print(f"against oneDNN's best per layer (auto or Winograd, alone, summed: {covered_best * 1e3:.2f} ms): "
-          f"tensortune at {covered_best / ours:.2f}x")
+          f"tensortune at {covered_best / covered_alone:.2f}x (alone)")
 PY

@@ -35,6 +35,9 @@ KernelPackCommands::KernelPackCommands(CLI::App& app) {
   run_->add_option("--min-time", r.min_time_s, "Time whole-network runs for at least this many seconds")
       ->capture_default_str();
   run_->add_option("--min-runs", r.min_runs, "Timed whole-network runs at least")->capture_default_str();
+  run_->add_option("--alone-time", r.alone_time_s,
+                   "Also time every layer on its own (its kernels back to back, caches warm, as a library benchmark "
+                   "times a layer) for at least this many seconds each");
   AddSeedOption(*run_, r.seed, "Seed of the random inputs and weights");
   run_->add_option("--binary-cache", r.binary_cache, "Keep program binaries in this directory between runs");
   run_->add_flag("--exact-only", r.exact_only, "Refuse fallbacks: every layer needs a verified trial of its own");

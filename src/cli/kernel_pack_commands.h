@@ -31,6 +31,7 @@ struct RunNetworkOptions {
   int64_t batch = 1;
   double min_time_s = 1;  // timed passes of the whole network add up to at least this
   int64_t min_runs = 3;
+  double alone_time_s = 0;  // above 0: each layer also timed on its own for at least this
   uint64_t seed = 1;
   bool exact_only = false;
   bool trust_pack_source = false;  // run a pack's kernel source that is not this build's sketch

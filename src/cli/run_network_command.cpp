@@ -2,7 +2,8 @@
 // real buffers, through tensortune::runtime. Inputs and weights are random; a layer whose input
 // has the shape of the previous layer's output reads that output (converted on the device when
 // the two sketches want different layouts). Each layer is checked once against the CPU
-// reference; then the whole sequence is timed and printed next to tune-network's estimate.
+// reference; then the whole sequence is timed and printed next to tune-network's estimate
+// (and, with --alone-time, every layer on its own: warm caches, as a library times a layer).
 // Where a layer's recorded kernels want different activation layouts (NCHW or NCHW16c), each
 // is timed here with the conversions between them, and the layers run the plan of least total
 // time rather than each its fastest kernel alone. The running is tensortune::NetworkRunner's
@@ -76,6 +77,7 @@ struct Heading {
   std::string network;
   int64_t batch = 1;
   std::string source;
+  bool alone = false;  // the layers were also timed alone
 };
 
 void RenderJson(const Heading& h, const NetworkRun& run, std::ostream& out) {
@@ -93,7 +95,8 @@ void RenderJson(const Heading& h, const NetworkRun& run, std::ostream& out) {
                       {"output_layout", tensortune::ToString(l.output_layout)},
                       {"max_abs_error", l.max_abs_error},
                       {"recorded_time_s", RecordedSeconds(l.choice)},
-                      {"measured_time_s", l.measured_time_s}});
+                      {"measured_time_s", l.measured_time_s},
+                      {"alone_time_s", l.alone_time_s}});
   const Estimate estimate = EstimateOf(run);
   const auto latency = [&](double s) { return run.verified ? nlohmann::json(s) : nlohmann::json(nullptr); };
   const nlohmann::json j = {{"network", h.network},
@@ -123,15 +126,16 @@ void RenderTable(const Heading& h, const NetworkRun& run, std::ostream& out) {
   const auto used = KernelsUsed(run);
   out << fmt::format(
       "{} (batch {}) on {}: {} layers, {} kernels and {} layout conversions from {}\n\n"
-      "| # | layer | workload | sketch | origin | input | check | estimated ms | measured ms |\n"
-      "|---|---|---|---|---|---|---|---|---|\n",
-      h.network, h.batch, run.device.name, run.layers.size(), used.size(), run.conversions, h.source);
+      "| # | layer | workload | sketch | origin | input | check | estimated ms | measured ms |{}\n"
+      "|---|---|---|---|---|---|---|---|---|{}\n",
+      h.network, h.batch, run.device.name, run.layers.size(), used.size(), run.conversions, h.source,
+      h.alone ? " alone ms |" : "", h.alone ? "---|" : "");
   for (size_t i = 0; i < run.layers.size(); ++i) {
     const auto& l = run.layers[i];
-    out << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", i, l.name, l.workload,
+    out << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |{}\n", i, l.name, l.workload,
                        l.choice.kernel_template, tensortune::ToString(l.choice.origin),
-                       l.chained ? "previous" : "random", l.check, Ms(RecordedSeconds(l.choice)),
-                       Ms(l.measured_time_s));
+                       l.chained ? "previous" : "random", l.check, Ms(RecordedSeconds(l.choice)), Ms(l.measured_time_s),
+                       h.alone ? " " + Ms(l.alone_time_s) + " |" : "");
   }
   int fallbacks = 0;
   for (const auto& [key, c] : used) fallbacks += c->origin != Origin::kExact;
@@ -172,6 +176,7 @@ tensortune::NetworkRunOptions RunOptionsOf(const RunNetworkOptions& o) {
   options.fastest_each = o.fastest_each;
   options.min_runs = o.min_runs;
   options.min_time_s = o.min_time_s;
+  options.alone_min_time_s = o.alone_time_s;
   options.seed = o.seed;
   return options;
 }
@@ -180,6 +185,7 @@ int Run(const RunNetworkOptions& o, std::ostream& out, std::ostream& err) {
   CheckCount("--batch", o.batch, kMaxNetworkBatch);
   CheckCount("--min-runs", o.min_runs, tensortune::kMaxTimedRuns);
   CheckSeconds("--min-time", o.min_time_s, true, kMaxMinTimeSeconds);
+  CheckSeconds("--alone-time", o.alone_time_s, true, kMaxMinTimeSeconds);
   if ((o.db.empty() ? 0 : 1) + (o.pack.empty() ? 0 : 1) + (o.untuned ? 1 : 0) != 1)
     throw UserError("give one of --db (a history database), --pack (a kernel pack) or --untuned");
   const Network network = LoadNetwork(o.network);
@@ -198,7 +204,8 @@ int Run(const RunNetworkOptions& o, std::ostream& out, std::ostream& err) {
   const Heading heading{network.name, o.batch,
                         history ? o.db
                         : pack  ? "kernel pack " + o.pack
-                                : "untuned template defaults"};
+                                : "untuned template defaults",
+                        o.alone_time_s > 0};
 
   tensortune::RuntimeOptions runtime_options;
   runtime_options.binary_cache = o.binary_cache;

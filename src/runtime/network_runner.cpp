@@ -194,6 +194,14 @@ bool CheckLayers(const tt::ocl::Context& context, const Sequence& sequence, cons
   return verified;
 }
 
+// The device time from a step's first kernel to its last; the events are released.
+double StepSeconds(std::vector<cl_event>& events) {
+  const double seconds = tt::ocl::ProfiledSeconds(events.front(), events.back());
+  for (cl_event e : events) clReleaseEvent(e);
+  events.clear();
+  return seconds;
+}
+
 // The whole sequence, timed: wall clock from the first enqueue to the queue's end, and each
 // step's kernels by their profiling events; the first pass is a warm-up.
 void TimeSequence(const tt::ocl::Context& context, const Sequence& sequence, const NetworkRunOptions& options,
@@ -214,8 +222,7 @@ void TimeSequence(const tt::ocl::Context& context, const Sequence& sequence, con
     const auto t1 = std::chrono::steady_clock::now();
     double kernels = 0;
     for (size_t s = 0; s < steps.size(); ++s) {
-      const double seconds = tt::ocl::ProfiledSeconds(events[s].front(), events[s].back());
-      for (cl_event e : events[s]) clReleaseEvent(e);
+      const double seconds = StepSeconds(events[s]);
       per_step[s].push_back(seconds);
       kernels += seconds;
     }
@@ -237,6 +244,32 @@ void TimeSequence(const tt::ocl::Context& context, const Sequence& sequence, con
   run.runs = wall.size();
   run.measured_latency_s = tt::Median(wall);
   run.kernels_latency_s = tt::Median(kernels_total);
+}
+
+// Each layer's kernels again on their own, back to back after one warm-up launch: its weights
+// and activations stay in the caches, as when a library times one layer, where in the sequence
+// the layers before it have evicted them.
+void TimeLayersAlone(const tt::ocl::Context& context, const Sequence& sequence, const NetworkRunOptions& options,
+                     NetworkRun& run) {
+  for (const Step& step : sequence.steps) {
+    if (step.layer < 0) continue;
+    std::vector<double> times;
+    const auto start = std::chrono::steady_clock::now();
+    for (int64_t launch = 0;; ++launch) {
+      std::vector<cl_event> events;
+      EnqueueOptions enqueue;
+      enqueue.events = &events;
+      step.op->Enqueue(context.queue(), step.buffers, enqueue);
+      tt::ocl::CheckCl(clFinish(context.queue()), "clFinish");
+      const double seconds = StepSeconds(events);
+      if (launch == 0) continue;
+      times.push_back(seconds);
+      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const auto runs = static_cast<int64_t>(times.size());
+      if ((runs >= options.min_runs && elapsed >= options.alone_min_time_s) || runs >= kMaxTimedRuns) break;
+    }
+    run.layers[static_cast<size_t>(step.layer)].alone_time_s = tt::Median(times);
+  }
 }
 
 LayerRun Described(const NetworkLayer& layer, const tt::Workload& workload, const Operator& op) {
@@ -279,6 +312,7 @@ NetworkRun RunLayers(const NetworkRunner::State& state, const std::vector<Networ
   const Sequence sequence = builder.Take();
   run.verified = CheckLayers(state.context, sequence, workloads, options.keep_outputs, run.layers);
   if (run.verified) TimeSequence(state.context, sequence, options, run);
+  if (run.verified && options.alone_min_time_s > 0) TimeLayersAlone(state.context, sequence, options, run);
   run.cache = state.runtime.cache_stats();
   return run;
 }

@@ -86,6 +86,17 @@ TEST(RunNetworkCommand, ChainsLayersThroughLayoutConversionsChecksEachAndTimesTh
   EXPECT_NE(text.out.find("measured latency: "), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("estimated latency (tune-network"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("2 layout conversions"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("alone ms"), std::string::npos) << "layers are timed alone only when asked";
+
+  const auto alone = RunProgram(
+      kProgram + " run-network " + s.network + " --db " + s.db + kQuick + " --alone-time 0.005 --json", s.dir.path());
+  ASSERT_EQ(alone.exit_code, 0) << alone.err;
+  for (const auto& layer : nlohmann::json::parse(alone.out)["layers"])
+    EXPECT_GT(layer["alone_time_s"].get<double>(), 0) << layer.dump();
+  const auto refused =
+      RunProgram(kProgram + " run-network " + s.network + " --db " + s.db + kQuick + " --alone-time -1", s.dir.path());
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_NE(refused.err.find("--alone-time"), std::string::npos) << refused.err;
 }
 
 // With channel-blocked kernels of the stem and the pointwise layer recorded too (slower alone),

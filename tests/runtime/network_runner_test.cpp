@@ -75,12 +75,18 @@ TEST(NetworkRunner, RunsChainedLayersOnTheGivenInputsChecksAndTimesEach) {
     EXPECT_EQ(layer.choice.origin, Origin::kExact) << layer.name;
     EXPECT_EQ(layer.choice.kernel_template, "gemm_tiled");
     EXPECT_GT(layer.measured_time_s, 0) << layer.name << " has no time";
+    EXPECT_EQ(layer.alone_time_s, 0) << layer.name << ": timed alone only when asked";
   }
   EXPECT_GE(run.runs, 2u);
   EXPECT_GT(run.measured_latency_s, 0);
   EXPECT_GT(run.kernels_latency_s, 0);
   EXPECT_EQ(run.conversions, 0);
   EXPECT_EQ(run.cache.built, 2u) << "one program per distinct kernel";
+
+  tensortune::NetworkRunOptions alone = Quick();
+  alone.alone_min_time_s = 0.01;
+  for (const auto& layer : runner.Run(Network(a, b1, b2), *history, alone).layers)
+    EXPECT_GT(layer.alone_time_s, 0) << layer.name << " was not timed alone";
 }
 
 TEST(NetworkRunner, APackThatLacksALayerAdaptsItLabelledOrRefusesIt) {

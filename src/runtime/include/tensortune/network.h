@@ -44,6 +44,9 @@ struct NetworkRunOptions {
   double min_time_s = 1;      // least this many, adding up to at least this (kMaxTimedRuns at most)
   uint64_t seed = 1;          // of the random inputs
   bool keep_outputs = false;  // LayerRun::output holds each layer's output
+  // Above 0: each layer is also timed on its own, its kernels back to back (min_runs at least)
+  // for at least this long, as a library benchmark times a layer (LayerRun::alone_time_s).
+  double alone_min_time_s = 0;
 };
 
 struct LayerRun {
@@ -57,6 +60,7 @@ struct LayerRun {
   bool failed = false;                   // the output differs from the CPU reference
   double max_abs_error = 0;
   double measured_time_s = 0;        // median device time of its kernels in the timed passes
+  double alone_time_s = 0;           // the same, run on its own (NetworkRunOptions::alone_min_time_s)
   std::vector<int64_t> output_dims;  // logical, plain layout
   std::vector<float> output;         // plain layout, with NetworkRunOptions::keep_outputs
 };
