@@ -459,33 +459,30 @@ void NetworkRun::Search(Budget& budget, const NetworkProgress& progress) {
         MeasureGuesses(sketch, Guesses(sketch), budget);
         sketch.task->NoteBest(HistoryBest(store_, sketch.ids));
         EndFirstGuessRun(sketch);
-        if (sketch.task->best()) sketch.state.best_time_s = sketch.task->best()->time_s;
       }
       StartTuner(t, s);
     }
-    if (budget.Exhausted()) {  // the guess took what was left
-      Refresh(slot, report_.tasks[t]);
-      report_.trials_used = budget.used();
-      if (std::isfinite(report_.LatencyS()))
-        store_.RecordNetworkProgress(report_.network_run_id, budget.used(), report_.LatencyS());
-      break;
+    // Where the guess took what was left, no round follows it.
+    const bool round_runs = !budget.Exhausted();
+    StepOutcome step;
+    if (round_runs) {
+      const int64_t round = std::max<int64_t>(1, o_.batch_size - (budget.used() - used_before));
+      const auto size = static_cast<size_t>(std::min(round, budget.left()));
+      step = RunStep(*sketch.task, measurer_, &Recorder(sketch), size, interrupt_);
+      budget.Spend(step.measured);
+      if (step.exhausted) {
+        sketch.state.exhausted = true;
+      } else {
+        ++sketch.state.rounds;
+        ++report_.tasks[t].rounds;
+      }
     }
-    const int64_t round = std::max<int64_t>(1, o_.batch_size - (budget.used() - used_before));
-    const auto size = static_cast<size_t>(std::min(round, budget.left()));
-    const StepOutcome step = RunStep(*sketch.task, measurer_, &Recorder(sketch), size, interrupt_);
-    budget.Spend(step.measured);
-    if (step.exhausted) {
-      sketch.state.exhausted = true;
-    } else {
-      ++sketch.state.rounds;
-      ++report_.tasks[t].rounds;
-      if (sketch.task->best()) sketch.state.best_time_s = sketch.task->best()->time_s;
-    }
+    if (sketch.task->best()) sketch.state.best_time_s = sketch.task->best()->time_s;
     Refresh(slot, report_.tasks[t]);
     report_.last_task = static_cast<int>(t);
-    if (!step.exhausted) slot.scheduling.best_after_round.push_back(slot.scheduling.best_time_s);
+    if (round_runs && !step.exhausted) slot.scheduling.best_after_round.push_back(slot.scheduling.best_time_s);
     report_.trials_used = budget.used();
-    if (std::isfinite(report_.LatencyS()) && step.measured > 0)
+    if (std::isfinite(report_.LatencyS()) && budget.used() > used_before)
       store_.RecordNetworkProgress(report_.network_run_id, budget.used(), report_.LatencyS());
     if (step.end == MeasuredBatch::End::kBrokenEnvironment) Broken(step.error);
     if (progress) progress(report_);
