@@ -30,6 +30,7 @@ namespace tt {
 struct BoOptions {
   size_t budget = 0;         // trials the run expects (tune and compare pass --trials); 0: unknown
   size_t init = 0;           // random configs before the first model; 0: scaled to the budget
+  double init_local = 0;     // share of those drawn next to the best config measured so far
   size_t candidates = 1536;  // configs scored per batch (all fresh valid ones when fewer)
   size_t neighbours_of = 8;  // best configs whose fresh neighbours join the candidates
   double epsilon = 0;        // share of proposals drawn at random instead
@@ -73,6 +74,7 @@ class BoTuner : public Tuner {
   Eigen::MatrixXd FeatureRows(const std::vector<Config>& configs) const;
   std::vector<Config> Candidates();
   void AddNeighbours(const Config& config, std::vector<Config>& out, std::unordered_map<uint64_t, bool>& taken);
+  std::optional<Config> InitialDesignConfig();
   std::vector<Config> ModelBatch(size_t size);
   struct Fitted {
     Eigen::Index n = 0;  // results modelled

@@ -37,10 +37,45 @@ TEST(BoTuner, InitialDesignScalesWithTheBudget) {
   EXPECT_EQ(tuner.NextBatch(8).size(), 8u);
 }
 
+// Configs that differ from `a` in exactly one knob.
+size_t OneKnobAway(const std::vector<Config>& batch, const Config& a) {
+  size_t count = 0;
+  for (const Config& c : batch) {
+    size_t differ = 0;
+    for (size_t k = 0; k < c.size(); ++k) differ += c[k] != a[k];
+    count += differ == 1;
+  }
+  return count;
+}
+
+// Seeded with a measured start, the initial design looks next to it (init_local of the time)
+// as well as at random; with nothing measured, or init_local 0, it is random.
+TEST(BoTuner, TheInitialDesignLooksNextToTheBestMeasuredStart) {
+  const ConfigSpace space = PeakSpace();
+  const Config start = *space.FromKey("tile_a=[4,2,2];tile_b=[2,2,2];tile_c=[2,2];unroll=4;axis=1");
+  ASSERT_TRUE(space.IsValid(start));
+  const auto first_batch = [&](double init_local) {
+    BoTuner tuner(space, 3, {.init = 13, .init_local = init_local});
+    tuner.Seed({{start, MeasureStatus::kOk, PeakGflops(space, start)}});
+    return tuner.NextBatch(12);
+  };
+  EXPECT_EQ(OneKnobAway(first_batch(1), start), 12u);
+  EXPECT_LE(OneKnobAway(first_batch(0), start), 2u) << "a few of 6750 configs are one knob away";
+  const size_t half = OneKnobAway(first_batch(0.5), start);
+  EXPECT_GE(half, 3u);
+  EXPECT_LE(half, 9u);
+  BoTuner cold(space, 3, {.init = 13, .init_local = 1});
+  EXPECT_LE(OneKnobAway(cold.NextBatch(12), start), 2u) << "nothing measured: no start to look next to";
+}
+
 TEST(BoTuner, RejectsBadOptions) {
   const ConfigSpace space = PeakSpace();
-  for (const TunerOptionMap& bad : std::vector<TunerOptionMap>{
-           {{"candidates", "0"}}, {{"epsilon", "2"}}, {{"budget", "-3"}}, {{"max_rows", "1"}}, {{"pop_size", "8"}}})
+  for (const TunerOptionMap& bad : std::vector<TunerOptionMap>{{{"candidates", "0"}},
+                                                               {{"epsilon", "2"}},
+                                                               {{"budget", "-3"}},
+                                                               {{"max_rows", "1"}},
+                                                               {{"pop_size", "8"}},
+                                                               {{"init_local", "1.5"}}})
     EXPECT_THROW(MakeTuner("bo", space, 1, bad), UserError) << bad.begin()->first;
   EXPECT_NO_THROW(MakeTuner("bo", space, 1, {{"budget", "64"}, {"init", "4"}, {"xi", "0.1"}}));
   EXPECT_EQ(WithBudget("bo", {}, 200).at("budget"), "200");
