@@ -452,22 +452,26 @@ void NetworkRun::Search(Budget& budget, const NetworkProgress& progress) {
     const size_t s = selector->Pick(sketch_states, rng_);
     Sketch& sketch = slot.sketches[s];
     const int64_t used_before = budget.used();
+    bool guessed = false;  // this look measured the sketch's first guesses: they are its round
     if (!sketch.task->started()) {
-      // A sketch's first look starts at its best guess, not at its tuner's random configs; the
-      // guess is part of the round.
+      // A sketch's first look is its best guess, not its tuner's first (random) configs: one or
+      // two trials tell the selector whether the sketch deserves a round, where a whole round
+      // on a sketch that loses cost each task's other sketches a batch each.
       if (!sketch.task->best()) {
         MeasureGuesses(sketch, Guesses(sketch), budget);
         sketch.task->NoteBest(HistoryBest(store_, sketch.ids));
         EndFirstGuessRun(sketch);
+        guessed = budget.used() > used_before;
       }
       StartTuner(t, s);
     }
-    // Where the guess took what was left, no round follows it.
-    const bool round_runs = !budget.Exhausted();
+    const bool round_runs = !guessed && !budget.Exhausted();
     StepOutcome step;
-    if (round_runs) {
-      const int64_t round = std::max<int64_t>(1, o_.batch_size - (budget.used() - used_before));
-      const auto size = static_cast<size_t>(std::min(round, budget.left()));
+    if (guessed) {
+      ++sketch.state.rounds;
+      ++report_.tasks[t].rounds;
+    } else if (round_runs) {
+      const auto size = static_cast<size_t>(std::min<int64_t>(o_.batch_size, budget.left()));
       step = RunStep(*sketch.task, measurer_, &Recorder(sketch), size, interrupt_);
       budget.Spend(step.measured);
       if (step.exhausted) {
@@ -480,7 +484,8 @@ void NetworkRun::Search(Budget& budget, const NetworkProgress& progress) {
     if (sketch.task->best()) sketch.state.best_time_s = sketch.task->best()->time_s;
     Refresh(slot, report_.tasks[t]);
     report_.last_task = static_cast<int>(t);
-    if (round_runs && !step.exhausted) slot.scheduling.best_after_round.push_back(slot.scheduling.best_time_s);
+    if (guessed || (round_runs && !step.exhausted))
+      slot.scheduling.best_after_round.push_back(slot.scheduling.best_time_s);
     report_.trials_used = budget.used();
     if (std::isfinite(report_.LatencyS()) && budget.used() > used_before)
       store_.RecordNetworkProgress(report_.network_run_id, budget.used(), report_.LatencyS());
