@@ -202,6 +202,12 @@ double StepSeconds(std::vector<cl_event>& events) {
   return seconds;
 }
 
+// Whether timing may stop: at least min_runs timed runs adding up to min_time_s, or the most
+// runs allowed.
+bool TimedEnough(int64_t runs, double elapsed_s, int64_t min_runs, double min_time_s) {
+  return (runs >= min_runs && elapsed_s >= min_time_s) || runs >= kMaxTimedRuns;
+}
+
 // The whole sequence, timed: wall clock from the first enqueue to the queue's end, and each
 // step's kernels by their profiling events; the first pass is a warm-up.
 void TimeSequence(const tt::ocl::Context& context, const Sequence& sequence, const NetworkRunOptions& options,
@@ -231,7 +237,7 @@ void TimeSequence(const tt::ocl::Context& context, const Sequence& sequence, con
     kernels_total.push_back(kernels);
     const double elapsed = std::chrono::duration<double>(t1 - start).count();
     const auto runs = static_cast<int64_t>(wall.size());
-    if ((runs >= options.min_runs && elapsed >= options.min_time_s) || runs >= kMaxTimedRuns) break;
+    if (TimedEnough(runs, elapsed, options.min_runs, options.min_time_s)) break;
   }
   for (size_t s = 0; s < steps.size(); ++s) {
     if (per_step[s].size() > 1) per_step[s].erase(per_step[s].begin());  // the warm-up
@@ -266,7 +272,7 @@ void TimeLayersAlone(const tt::ocl::Context& context, const Sequence& sequence, 
       times.push_back(seconds);
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       const auto runs = static_cast<int64_t>(times.size());
-      if ((runs >= options.min_runs && elapsed >= options.alone_min_time_s) || runs >= kMaxTimedRuns) break;
+      if (TimedEnough(runs, elapsed, options.min_runs, options.alone_min_time_s)) break;
     }
     run.layers[static_cast<size_t>(step.layer)].alone_time_s = tt::Median(times);
   }
