@@ -9,17 +9,18 @@
 // transform), Y = A'^T [sum over channels of U' .* V] A': A2 independent products of
 // (tiles x CI) by (CI x CO), one per component.
 //
-// Two kernels: winograd_input_transform (the pre-pass) writes V for every tile and channel as
-// [P][A2][CIP] (CIP: CI rounded up to 16), one work-item per tile and 16-channel block, in
-// float16 vectors; conv2d_winograd_nchwc then gives each work-item TT consecutive tiles and
-// OCV vectors of VEC output channels. For every component it sums the channels (one weight
-// vector load per OCV x TT fused multiply-adds, the tiles' V broadcast) and folds the sum into
-// the output transform at once (rows of A'^T per component row, columns per component), so
-// that no transformed output is stored. The padding lanes of the weights are zero, and so are
-// the output lanes past CO.
+// winograd_input_transform (the pre-pass) writes V for every tile and channel as [P][A2][CIP]
+// (CIP: CI rounded up to 16), one work-item per tile and 16-channel block, in float16 vectors;
+// conv2d_winograd_nchwc then gives each work-item TT consecutive tiles and OCV vectors of VEC
+// output channels. With FUSED_CI there is no pre-pass: the work-item transforms its own tiles,
+// FUSED_CI channels at a time, into private memory (each group of output channels repeats
+// that work, but V never goes through memory). For every component it sums the channels (one
+// weight vector load per OCV x TT fused multiply-adds, the tiles' V broadcast) and folds the
+// sum into the output transform at once, so that no transformed output is stored. The
+// padding lanes of the weights are zero, and so are the output lanes past CO.
 //
 // Macros: WM (the tile, M), WA (A), WA2 (A2), NTILES (P), WAT (A'^T). Knobs: VEC, OCV (tile_oc),
-// TT (tiles), WG (work_group), UNROLL_CI (unroll_ci).
+// TT (tiles), WG (work_group), UNROLL_CI (unroll_ci), FUSED_CI (fused_ci; 0: the pre-pass).
 
 #define WA (WM + 2)
 #define WA2 (WA * WA)
@@ -54,11 +55,9 @@ __constant float WAT[WM * WA] = {
     0.0f,     -1.0f / 6, 1.0f / 6,  8.0f / 24, -8.0f / 24, 1.0f};
 #endif
 
-// NDRange: (NTILES rounded up to 4, CIP / 16); work-groups 4 x 1.
-__kernel __attribute__((reqd_work_group_size(4, 1, 1)))
-void winograd_input_transform(__global const float* restrict data, __global float* restrict v) {
-  const int p = get_global_id(0), cb = get_global_id(1);
-  if (p >= NTILES) return;
+// V = B^T d B for tile p and the 16 channels of block cb: the A x A input tile d (zero past
+// the image's edges) read from the NCHW16c image, transformed by columns, then by rows.
+void winograd_input_tile(__global const float* restrict data, const int p, const int cb, float16 v[WA2]) {
   const int n = p / (TILES_Y * TILES_X), ty = p / TILES_X % TILES_Y, tx = p % TILES_X;
   __global const float* image = data + ((size_t)n * (CIP / 16) + cb) * H * W * 16;
   float16 d[WA][WA], t[WA][WA];
@@ -80,42 +79,43 @@ void winograd_input_transform(__global const float* restrict data, __global floa
 #pragma unroll
     for (int i = 0; i < WA; ++i) t[i][j] = y[i];
   }
-  __global float* dst = v + (size_t)p * WA2 * CIP + cb * 16;
 #pragma unroll
   for (int i = 0; i < WA; ++i) {  // V = t B, row by row
     float16 y[WA];
     BT_APPLY(t[i], y)
 #pragma unroll
-    for (int j = 0; j < WA; ++j) vstore16(y[j], 0, dst + (i * WA + j) * CIP);
+    for (int j = 0; j < WA; ++j) v[i * WA + j] = y[j];
   }
 }
 
-// NDRange: (ceil(NTILES / TT) rounded up to WG, FB); work-groups WG x 1.
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void conv2d_winograd_nchwc(__global const float* restrict v, __global const float* restrict weight,
-                           __global float* restrict out) {
-  const int pb = get_global_id(0);
-  if (pb * TT >= NTILES) return;
-  const int f0 = get_global_id(1) * (VEC * OCV);
+// NDRange: (NTILES rounded up to 4, CIP / 16); work-groups 4 x 1. Only without FUSED_CI.
+__kernel __attribute__((reqd_work_group_size(4, 1, 1)))
+void winograd_input_transform(__global const float* restrict data, __global float* restrict v) {
+  const int p = get_global_id(0), cb = get_global_id(1);
+  if (p >= NTILES) return;
+  float16 tile[WA2];
+  winograd_input_tile(data, p, cb, tile);
+  __global float* dst = v + (size_t)p * WA2 * CIP + cb * 16;
+#pragma unroll
+  for (int k = 0; k < WA2; ++k) vstore16(tile[k], 0, dst + k * CIP);
+}
 
-  __global const float* wp[OCV];  // vector j's weights; one wholly past COP reads vector 0's
-#pragma unroll
-  for (int j = 0; j < OCV; ++j) {
-    const int f = f0 + j * VEC < COP ? f0 + j * VEC : f0;
-    wp[j] = weight + (size_t)(f / 16) * WA2 * CI * 16 + f % 16;
-  }
-  __global const float* vp[TT];  // tile t's transformed input; tiles past NTILES read the last one
-#pragma unroll
-  for (int t = 0; t < TT; ++t) vp[t] = v + (size_t)min(pb * TT + t, NTILES - 1) * WA2 * CIP;
+// The transformed input of the work-item's tiles: with FUSED_CI, FUSED_CI channels of them at
+// a time in private memory, [TT][A2][FUSED_CI]; else the pre-pass's, one pointer per tile.
+#if FUSED_CI
+#define V_TILES const float* restrict vt
+#define V_AT(t, k, c) vt[((t) * WA2 + (k)) * FUSED_CI + (c)]
+#else
+#define V_TILES __global const float* const* vp
+#define V_AT(t, k, c) vp[t][(k) * CIP + (c)]
+#endif
 
-  floatv y[TT][OCV][WM * WM];
-#pragma unroll
-  for (int t = 0; t < TT; ++t)
-#pragma unroll
-    for (int j = 0; j < OCV; ++j)
-#pragma unroll
-      for (int e = 0; e < WM * WM; ++e) y[t][j][e] = (floatv)(0.0f);
-
+// Folds channels [c0, c0 + cn) into the output tiles y: for every component the sum over the
+// channels of weights times V, transformed back at once (rows of A'^T per component row,
+// columns per component). The output transform is linear, so chunks of channels add up. cn is
+// a constant after inlining, which lets UNROLL_CI unroll the channel loop.
+static inline __attribute__((always_inline)) void sum_channels(V_TILES, __global const float* const* wp, const int c0, const int cn,
+                         floatv y[TT][OCV][WM * WM]) {
 #pragma unroll 1
   for (int k1 = 0; k1 < WA; ++k1) {
     floatv r[TT][OCV][WM];  // this component row, its columns transformed: sum_k2 acc * WAT[c][k2]
@@ -134,13 +134,13 @@ void conv2d_winograd_nchwc(__global const float* restrict v, __global const floa
 #pragma unroll
         for (int j = 0; j < OCV; ++j) acc[t][j] = (floatv)(0.0f);
       UNROLL_BY(UNROLL_CI)
-      for (int c = 0; c < CI; ++c) {
+      for (int c = 0; c < cn; ++c) {
         floatv wv[OCV];
 #pragma unroll
-        for (int j = 0; j < OCV; ++j) wv[j] = VLOAD(wp[j] + (k * CI + c) * 16);
+        for (int j = 0; j < OCV; ++j) wv[j] = VLOAD(wp[j] + (k * CI + c0 + c) * 16);
 #pragma unroll
         for (int t = 0; t < TT; ++t) {
-          const floatv x = (floatv)(vp[t][k * CIP + c]);
+          const floatv x = (floatv)(V_AT(t, k, c));
 #pragma unroll
           for (int j = 0; j < OCV; ++j) acc[t][j] = fma(x, wv[j], acc[t][j]);
         }
@@ -165,6 +165,65 @@ void conv2d_winograd_nchwc(__global const float* restrict v, __global const floa
           for (int c = 0; c < WM; ++c) y[t][j][row * WM + c] = fma(a, r[t][j][c], y[t][j][row * WM + c]);
     }
   }
+}
+
+#if FUSED_CI
+// Transforms channels [c0, c0 + cn) of the work-item's tiles (from tile p0; tiles past NTILES
+// repeat the last one) into vt.
+static inline __attribute__((always_inline)) void transform_chunk(__global const float* restrict data, const int p0, const int c0, const int cn,
+                            float* restrict vt) {
+#pragma unroll 1
+  for (int t = 0; t < TT; ++t)
+#pragma unroll 1
+    for (int b = 0; b * 16 < cn; ++b) {
+      float16 tile[WA2];
+      winograd_input_tile(data, min(p0 + t, NTILES - 1), c0 / 16 + b, tile);
+#pragma unroll
+      for (int k = 0; k < WA2; ++k) vstore16(tile[k], 0, vt + (t * WA2 + k) * FUSED_CI + b * 16);
+    }
+}
+#endif
+
+// NDRange: (ceil(NTILES / TT) rounded up to WG, FB); work-groups WG x 1. The first argument is
+// the pre-pass's V, or with FUSED_CI the NCHW16c input itself.
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void conv2d_winograd_nchwc(__global const float* restrict v, __global const float* restrict weight,
+                           __global float* restrict out) {
+  const int pb = get_global_id(0);
+  if (pb * TT >= NTILES) return;
+  const int f0 = get_global_id(1) * (VEC * OCV);
+
+  __global const float* wp[OCV];  // vector j's weights; one wholly past COP reads vector 0's
+#pragma unroll
+  for (int j = 0; j < OCV; ++j) {
+    const int f = f0 + j * VEC < COP ? f0 + j * VEC : f0;
+    wp[j] = weight + (size_t)(f / 16) * WA2 * CI * 16 + f % 16;
+  }
+  floatv y[TT][OCV][WM * WM];
+#pragma unroll
+  for (int t = 0; t < TT; ++t)
+#pragma unroll
+    for (int j = 0; j < OCV; ++j)
+#pragma unroll
+      for (int e = 0; e < WM * WM; ++e) y[t][j][e] = (floatv)(0.0f);
+
+#if FUSED_CI
+  float vt[TT * WA2 * FUSED_CI];
+#pragma unroll 1
+  for (int c0 = 0; c0 + FUSED_CI <= CI; c0 += FUSED_CI) {
+    transform_chunk(v, pb * TT, c0, FUSED_CI, vt);
+    sum_channels(vt, wp, c0, FUSED_CI, y);
+  }
+#if CI % FUSED_CI
+  transform_chunk(v, pb * TT, CI / FUSED_CI * FUSED_CI, CI % FUSED_CI, vt);
+  sum_channels(vt, wp, CI / FUSED_CI * FUSED_CI, CI % FUSED_CI, y);
+#endif
+#else
+  __global const float* vp[TT];  // tiles past NTILES read the last one
+#pragma unroll
+  for (int t = 0; t < TT; ++t) vp[t] = v + (size_t)min(pb * TT + t, NTILES - 1) * WA2 * CIP;
+  sum_channels(vp, wp, 0, CI, y);
+#endif
 
 #pragma unroll
   for (int t = 0; t < TT; ++t) {

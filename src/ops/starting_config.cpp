@@ -27,9 +27,9 @@ const Preferred kCpuChannelVector{{"vec", {kNativeWidth}}, {"tile_oc", {4}},   {
                                   {"work_group", {4}},     {"unroll_kw", {1}}, {"pad_input", {1}}};
 // Winograd on channel blocks: two vectors of output channels and six tiles per work-item, the
 // input channels unrolled by four (what 400-trial runs chose on most of ResNet-18's 3x3 layers,
-// for both tile sizes).
-const Preferred kCpuWinogradTiles{
-    {"vec", {kNativeWidth}}, {"tile_oc", {2}}, {"tiles", {6}}, {"work_group", {4}}, {"unroll_ci", {4}}};
+// for both tile sizes), the input transformed by the pre-pass.
+const Preferred kCpuWinogradTiles{{"vec", {kNativeWidth}}, {"tile_oc", {2}},   {"tiles", {6}},
+                                  {"work_group", {4}},     {"unroll_ci", {4}}, {"fused_ci", {0}}};
 const Preferred kCpuGemmTiles{{"tile_x", {8, 8, 16, 1}},
                               {"tile_y", {32, 4, 1, 8}},
                               {"tile_k", {2, 256, 2}},

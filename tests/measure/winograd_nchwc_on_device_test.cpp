@@ -42,16 +42,17 @@ TEST(WinogradNchwcOnDevice, EveryKnobValueIsCorrectOnPrunedChannelsAndPartialTil
       return f;
     };
   };
-  // Both tiles with every vector width and channel blocking (the tiles per work-item drawn at
-  // random with them).
+  // Both tiles with every vector width, channel blocking and input chunk (fused_ci 0: the
+  // pre-pass; 32 on 48 channels: a whole chunk and a partial one, on 24: one partial chunk),
+  // the tiles per work-item drawn at random with them.
   const Workload f2 = ParseWorkload("conv2d", "n=2,ci=48,h=7,w=9,co=24,kh=3,kw=3,stride=1,pad=1");
   const ConfigSpace f2_space = Conv2dWinogradF2NchwcTemplate().Space(f2, measurer.limits());
   testing::ExpectAllCorrect(measurer, Conv2dWinogradF2NchwcTemplate(), f2, f2_space,
-                            testing::CoveringSample(f2_space, 3, features({"vec", "tile_oc"})));
+                            testing::CoveringSample(f2_space, 3, features({"vec", "tile_oc", "fused_ci"})));
   const Workload f4 = ParseWorkload("conv2d", "n=1,ci=24,h=10,w=11,co=20,kh=3,kw=3,stride=1,pad=0");
   const ConfigSpace f4_space = Conv2dWinogradF4NchwcTemplate().Space(f4, measurer.limits());
   testing::ExpectAllCorrect(measurer, Conv2dWinogradF4NchwcTemplate(), f4, f4_space,
-                            testing::CoveringSample(f4_space, 3, features({"vec", "tile_oc"})));
+                            testing::CoveringSample(f4_space, 3, features({"vec", "tile_oc", "fused_ci"})));
 }
 
 }  // namespace

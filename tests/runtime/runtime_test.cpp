@@ -170,26 +170,32 @@ TEST(Runtime, ChannelBlockedSketchesGiveTheirLayoutsAndTheHelpersConvert) {
 }
 
 // The Winograd sketches on channel blocks: weights transformed by PackWeights from OIHW (the
-// same code as the measurer's), activations NCHW16c; ToPlain recovers the OIHW weights.
+// same code as the measurer's), activations NCHW16c; ToPlain recovers the OIHW weights. The
+// input is transformed by a pre-pass into scratch memory, or in the kernel (fused_ci).
 TEST(Runtime, WinogradSketchesReadTransformedWeightsThatPackWeightsMakes) {
   ClEnvironment cl;
   const tensortune::Runtime runtime(cl.context(), cl.device());
-  const auto any = [](const ConfigSpace&, const Config&) { return true; };
   for (const char* sketch : {"conv2d_winograd_f2_nchwc", "conv2d_winograd_f4_nchwc"}) {
-    const std::string key = testing::FindConfig(testing::Parse(kConv), sketch, cl.info(), any);
-    const tensortune::Operator op = runtime.PrepareConfig(kConv, sketch, key);
-    const auto& weight = op.arguments()[1];
-    EXPECT_EQ(weight.layout, std::string(sketch).find("_f2_") != std::string::npos ? tensortune::Layout::kWinogradF2x2
-                                                                                   : tensortune::Layout::kWinogradF4x4);
-    EXPECT_EQ(op.arguments()[0].layout, tensortune::Layout::kNCHW16c);
-    EXPECT_GT(op.scratch_bytes(), 0u);  // the input transform's output
-    ExpectCorrect(cl, op, kConv);
-    const std::vector<float> oihw = testing::SmallIntegers(testing::Product(weight.dims), 5);
-    EXPECT_EQ(tensortune::ToPlain(weight, tensortune::PackWeights(weight, oihw)), oihw);
-    EXPECT_EQ(CodeOf([&] {
-                tensortune::ToLayout(oihw, weight.layout, {20, 5, 1, 1});
-              }),
-              ErrorCode::kInvalidArgument);  // Winograd weights are 3x3
+    for (const int64_t fused_ci : {0, 16}) {
+      const auto with_fused = [fused_ci](const ConfigSpace& space, const Config& c) {
+        return space.Scalar(c, "fused_ci") == fused_ci;
+      };
+      const std::string key = testing::FindConfig(testing::Parse(kConv), sketch, cl.info(), with_fused);
+      const tensortune::Operator op = runtime.PrepareConfig(kConv, sketch, key);
+      const auto& weight = op.arguments()[1];
+      EXPECT_EQ(weight.layout, std::string(sketch).find("_f2_") != std::string::npos
+                                   ? tensortune::Layout::kWinogradF2x2
+                                   : tensortune::Layout::kWinogradF4x4);
+      EXPECT_EQ(op.arguments()[0].layout, tensortune::Layout::kNCHW16c);
+      EXPECT_EQ(op.scratch_bytes() > 0, fused_ci == 0) << key;  // the pre-pass's output
+      ExpectCorrect(cl, op, kConv);
+      const std::vector<float> oihw = testing::SmallIntegers(testing::Product(weight.dims), 5);
+      EXPECT_EQ(tensortune::ToPlain(weight, tensortune::PackWeights(weight, oihw)), oihw);
+      EXPECT_EQ(CodeOf([&] {
+                  tensortune::ToLayout(oihw, weight.layout, {20, 5, 1, 1});
+                }),
+                ErrorCode::kInvalidArgument);  // Winograd weights are 3x3
+    }
   }
 }
 
