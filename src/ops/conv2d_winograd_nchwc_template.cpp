@@ -6,7 +6,7 @@
 // knob, because the transformed weights' layout depends on it and a workload's weights are
 // packed once per sketch. With fused_ci there is no pre-pass: each work-item transforms its
 // own tiles, a chunk of channels at a time, which saves the transformed input's round trip
-// through memory where it outgrows the caches (a 224x224 image: 2.3x on VGG-16's conv1_2).
+// through memory where it outgrows the caches (a 224x224 image: 1.5-2.3x on VGG-16's conv1_2).
 #include "ops/build_options.h"
 #include "ops/channel_blocking.h"
 #include "ops/conv2d_template_base.h"
