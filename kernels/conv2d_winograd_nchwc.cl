@@ -114,8 +114,9 @@ void winograd_input_transform(__global const float* restrict data, __global floa
 // channels of weights times V, transformed back at once (rows of A'^T per component row,
 // columns per component). The output transform is linear, so chunks of channels add up. cn is
 // a constant after inlining, which lets UNROLL_CI unroll the channel loop.
-static inline __attribute__((always_inline)) void sum_channels(V_TILES, __global const float* const* wp, const int c0, const int cn,
-                         floatv y[TT][OCV][WM * WM]) {
+static inline __attribute__((always_inline)) void sum_channels(V_TILES, __global const float* const* wp,
+                                                                const int c0, const int cn,
+                                                                floatv y[TT][OCV][WM * WM]) {
 #pragma unroll 1
   for (int k1 = 0; k1 < WA; ++k1) {
     floatv r[TT][OCV][WM];  // this component row, its columns transformed: sum_k2 acc * WAT[c][k2]
@@ -170,8 +171,9 @@ static inline __attribute__((always_inline)) void sum_channels(V_TILES, __global
 #if FUSED_CI
 // Transforms channels [c0, c0 + cn) of the work-item's tiles (from tile p0; tiles past NTILES
 // repeat the last one) into vt.
-static inline __attribute__((always_inline)) void transform_chunk(__global const float* restrict data, const int p0, const int c0, const int cn,
-                            float* restrict vt) {
+static inline __attribute__((always_inline)) void transform_chunk(__global const float* restrict data,
+                                                                   const int p0, const int c0, const int cn,
+                                                                   float* restrict vt) {
 #pragma unroll 1
   for (int t = 0; t < TT; ++t)
 #pragma unroll 1
