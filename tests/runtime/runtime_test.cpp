@@ -189,6 +189,7 @@ TEST(Runtime, WinogradSketchesReadTransformedWeightsThatPackWeightsMakes) {
       EXPECT_EQ(op.arguments()[0].layout, tensortune::Layout::kNCHW16c);
       EXPECT_EQ(op.scratch_bytes() > 0, fused_ci == 0) << key;  // the pre-pass's output
       ExpectCorrect(cl, op, kConv);
+      if (fused_ci != 0) continue;  // the weights' layout does not depend on it
       const std::vector<float> oihw = testing::SmallIntegers(testing::Product(weight.dims), 5);
       EXPECT_EQ(tensortune::ToPlain(weight, tensortune::PackWeights(weight, oihw)), oihw);
       EXPECT_EQ(CodeOf([&] {
