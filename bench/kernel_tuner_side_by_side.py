@@ -118,7 +118,9 @@ def main():
                 with open(cache_path, "w") as f:  # Kernel Tuner may touch the file: a fresh copy per run
                     json.dump(slim, f)
                 curve, seconds = run_one(kt, cache_path, slim, strategy, seed, args.evals, {}, args.exclude_failures)
-                line = {"space": cache["kernel_name"], "device": cache["device_name"], "file": space, "strategy": strategy, "failures_in_space": not args.exclude_failures, "seed": seed, "evals": len(curve),
+                # A cache without a device name is known by its file's name, as `tensortune import` names it.
+                device = cache["device_name"] or space
+                line = {"space": cache["kernel_name"], "device": device, "file": space, "strategy": strategy, "failures_in_space": not args.exclude_failures, "seed": seed, "evals": len(curve),
                         "seconds": round(seconds, 3), "fraction": [round(x, 6) for x in curve]}
                 with open(args.out, "a") as out:
                     out.write(json.dumps(line) + "\n")

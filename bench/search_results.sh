@@ -6,8 +6,9 @@
 #
 #   bench/search_results.sh DIR_WITH_CACHES KERNEL_TUNER_CHECKOUT [CONSTRAINT_DIR]
 #
-# DIR_WITH_CACHES holds convolution_milo__{A4000,A6000,W6600}.json.gz and
-# dedispersion_milo__{A4000,A6000}.json.gz (the auto-tuning community's benchmark hub).
+# DIR_WITH_CACHES holds Kernel Tuner cache files (*.json.gz), e.g. the auto-tuning community's
+# benchmark hub's convolution_milo__{A4000,A6000,W6600}.json.gz and
+# dedispersion_milo__{A4000,A6000}.json.gz; every file is one space, replayed on its own.
 # KERNEL_TUNER_CHECKOUT is a checkout of https://github.com/KernelTuner/kernel_tuner (1.4);
 # CONSTRAINT_DIR holds python-constraint's constraint/ package (default: the checkout).
 # tools/install-deps.sh --bench-kernel-tuner installs the Python packages it needs.
@@ -20,19 +21,19 @@ seeds="${SEEDS:-20}" tt="${BUILD_DIR:-build}/bin/tensortune" out="${OUT:-bench-s
 strategies="${STRATEGIES:-genetic_algorithm,simulated_annealing,pso,firefly_algorithm,diff_evo,bayes_opt,dual_annealing,adaptive_tabu_greywolf,hybrid_vndx,basinhopping,greedy_ils,greedy_mls,mls,ordered_greedy_mls,random_sample,minimize}"
 mkdir -p "$out"
 db="$out/spaces.db"
-rm -f "$db" "$out"/*.jsonl
+rm -f "$db" "$out"/*.jsonl "$out/spaces.txt"
 for f in "$caches"/*.json.gz; do
   gunzip -c "$f" > "$out/$(basename "$f" .gz)"
-  "$tt" import "$out/$(basename "$f" .gz)" --db "$db" >/dev/null
+  # "... imported space KERNEL@HASH of N configurations on DEVICE (compare ...)": what compare replays.
+  "$tt" import "$out/$(basename "$f" .gz)" --db "$db" |
+    sed -n 's/.*imported space \([^@]*\)@[^ ]* of [0-9]* configurations on \(.*\) (compare.*/\1\t\2/p' >> "$out/spaces.txt"
   /usr/bin/python3 bench/kernel_tuner_side_by_side.py --kernel-tuner "$kt" --constraint "$constraint" \
     --cache "$f" --strategies "$strategies" --seeds "$seeds" --evals 300 --out "$out/kernel_tuner.jsonl" 2>/dev/null
 done
-for space in "convolution_kernel A4000" "convolution_kernel A6000" "convolution_kernel W6600" \
-             "dedispersion_kernel A4000" "dedispersion_kernel A6000"; do
-  set -- $space
-  "$tt" compare --space "$1" --device "$2" --db "$db" --tuners bo,xgb,opevo,ga,gbfs,random \
+while IFS=$'\t' read -r space device; do
+  "$tt" compare --space "$space" --device "$device" --db "$db" --tuners bo,xgb,opevo,ga,gbfs,random \
     --seeds "$seeds" --trials 300 --runs-out "$out/tensortune.jsonl"
-done
+done < "$out/spaces.txt"
 bench/search_results.py "$out/tensortune.jsonl" "$out/kernel_tuner.jsonl"
 bench/search_results.py "$out/tensortune.jsonl" "$out/kernel_tuner.jsonl" --versus bo
 "$tt" compare --space convolution_kernel --device W6600 --warm-from A4000,A6000 --db "$db" --tuners bo \

@@ -21,31 +21,11 @@
 
 #include "core/rng.h"
 #include "model/gaussian_process.h"
+#include "tuners/bo_options.h"
 #include "tuners/tuner.h"
-#include "tuners/tuner_options.h"
 #include "tuners/unseen_configs.h"
 
 namespace tt {
-
-struct BoOptions {
-  size_t budget = 0;         // trials the run expects (tune and compare pass --trials); 0: unknown
-  size_t init = 0;           // random configs before the first model; 0: scaled to the budget
-  double init_local = 0;     // share of those drawn next to the best config measured so far
-  size_t candidates = 1536;  // configs scored per batch (all fresh valid ones when fewer)
-  size_t neighbours_of = 8;  // best configs whose fresh neighbours join the candidates
-  double epsilon = 0;        // share of proposals drawn at random instead
-  double xi = 0;             // expected improvement's margin, in standard deviations of log GFLOPS
-  double feasibility = 1;    // exponent of the chance to run in the acquisition (0: ignored)
-  size_t greedy = 1;         // picks per batch with the best predicted mean (pure exploitation)
-  size_t hyper_steps = 30;   // Rprop steps of each hyperparameter fit
-  size_t max_rows = 256;     // results the GP is fitted on at most: the best half, the rest at random
-
-  static const OptionTable<BoOptions>& Table();
-  void Validate() const;                                  // throws UserError
-  static BoOptions Parse(const TunerOptionMap& options);  // throws UserError
-  // The initial design for this budget (0 when a warm start's prior stands in for it).
-  size_t InitialDesign(bool primed) const;
-};
 
 class BoTuner : public Tuner {
  public:
@@ -83,7 +63,9 @@ class BoTuner : public Tuner {
     size_t successes = 0;
   };
   std::optional<Fitted> FitModel();
-  std::vector<Config> PickBatch(const std::vector<Config>& candidates, const Fitted& fitted, size_t size);
+  std::vector<Config> PickBatch(const std::vector<Config>& candidates, const std::vector<char>& near_best,
+                                const Fitted& fitted, size_t size);
+  std::optional<size_t> BestObserved() const;  // index of the fastest config that ran
   // Prior mean at each config: sum over sources of weight x source prediction.
   Eigen::MatrixXd SourcePredictions(const std::vector<Config>& configs, const Eigen::MatrixXd& features) const;
   void FitSourceWeights(const Eigen::MatrixXd& predictions, const Eigen::VectorXd& y);
