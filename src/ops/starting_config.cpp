@@ -4,6 +4,7 @@
 #include <map>
 
 #include "core/rng.h"
+#include "core/workload.h"
 #include "space/config_adapt.h"
 
 namespace tt {
@@ -27,7 +28,7 @@ const Preferred kCpuChannelVector{{"vec", {kNativeWidth}}, {"tile_oc", {4}},   {
                                   {"work_group", {4}},     {"unroll_kw", {1}}, {"pad_input", {1}}};
 // Winograd on channel blocks: two vectors of output channels and six tiles per work-item, the
 // input channels unrolled by four (what 400-trial runs chose on most of ResNet-18's 3x3 layers,
-// for both tile sizes), the input transformed by the pre-pass.
+// for both tile sizes), the input transformed by the pre-pass (but see PreferTheKernelsTransform).
 const Preferred kCpuWinogradTiles{{"vec", {kNativeWidth}}, {"tile_oc", {2}},   {"tiles", {6}},
                                   {"work_group", {4}},     {"unroll_ci", {4}}, {"fused_ci", {0}}};
 const Preferred kCpuGemmTiles{{"tile_x", {8, 8, 16, 1}},
@@ -156,10 +157,8 @@ void Set(KnobValues& values, const std::string& name, KnobValue value, int64_t w
     if (n == name) v = std::move(value);
 }
 
-}  // namespace
-
-std::optional<StartingConfig> DeviceStartingConfig(const KernelTemplate& kernel, const ConfigSpace& space,
-                                                   const DeviceInfo& device) {
+std::optional<StartingConfig> ClassStartingConfig(const KernelTemplate& kernel, const ConfigSpace& space,
+                                                  const DeviceInfo& device) {
   const Config untiled = UntiledConfig(space);
   KnobValues base;
   for (size_t k = 0; k < space.num_knobs(); ++k)
@@ -203,6 +202,42 @@ std::optional<StartingConfig> DeviceStartingConfig(const KernelTemplate& kernel,
   Rng rng(1);
   if (auto drawn = DrawValidConfig(space, rng)) return StartingConfig{*drawn, note + ", a random valid config", false};
   return std::nullopt;
+}
+
+// Past this many bytes of transformed input, a pre-pass's round trip through memory costs more
+// than a second transform in the kernel: on VGG-16's 224x224 layer (51 MB) the kernel's own
+// transform was 1.45x faster; on ResNet-18's 56x56 layer (3.2 MB) 0.8x (notebook, 2026-11-27).
+constexpr size_t kPrePassBytesWorthFusing = size_t{16} << 20;
+
+// A sketch whose pre-pass transforms the input (the Winograd ones: fused_ci 0) transforms it
+// in the kernel instead, 64 channels at a time or as many as fit, where the pre-pass's output
+// is far larger than a core's caches and each tile would be transformed at most twice (output
+// channels in at most two groups of tile_oc vectors).
+void PreferTheKernelsTransform(const KernelTemplate& kernel, const ConfigSpace& space, const Workload& workload,
+                               StartingConfig& start) {
+  if (!space.HasKnob("fused_ci") || !space.HasKnob("tile_oc") || workload.op != "conv2d") return;
+  const auto pre_pass = kernel.PrePassOf(workload, space, start.config);
+  if (!pre_pass || pre_pass->scratch_elements * sizeof(float) <= kPrePassBytesWorthFusing) return;
+  const int64_t per_group = space.Scalar(start.config, "tile_oc") * space.Scalar(start.config, "vec");
+  if (workload.Dim("co") > 2 * per_group) return;
+  const size_t knob = space.KnobIndex("fused_ci");
+  for (size_t i = space.knob(knob).size(); i-- > 1;) {
+    Config fused = start.config;
+    fused[knob] = static_cast<uint32_t>(i);
+    if (!space.IsValid(fused)) continue;
+    start.config = std::move(fused);
+    start.note += ", input transform in the kernel";
+    return;
+  }
+}
+
+}  // namespace
+
+std::optional<StartingConfig> DeviceStartingConfig(const KernelTemplate& kernel, const ConfigSpace& space,
+                                                   const DeviceInfo& device, const Workload* workload) {
+  auto start = ClassStartingConfig(kernel, space, device);
+  if (start && workload && IsCpu(device)) PreferTheKernelsTransform(kernel, space, *workload, *start);
+  return start;
 }
 
 }  // namespace tt

@@ -19,11 +19,12 @@ struct StartingConfig {
   bool tiles_known = false;  // the device class has tiles of its own for this sketch (else generic rules only)
 };
 
-// A valid config of `space` (the kernel's space for some workload on `device`): the class's
+// A valid config of `space` (the kernel's space for `workload` on `device`): the class's
 // preferred values adapted to the workload's extents, with the values the space rejects
 // taken back one knob at a time; nullopt only when the space has no valid config a seeded
-// search finds.
+// search finds. Given the workload, values that depend on its shape beyond the space's
+// extents are chosen for it too (the Winograd sketches' input transform).
 std::optional<StartingConfig> DeviceStartingConfig(const KernelTemplate& kernel, const ConfigSpace& space,
-                                                   const DeviceInfo& device);
+                                                   const DeviceInfo& device, const Workload* workload = nullptr);
 
 }  // namespace tt

@@ -360,7 +360,7 @@ KernelSpec DefaultSpec(const Workload& w, const DeviceInfo& device, const std::s
     std::optional<KernelSpec> first;
     for (const KernelTemplate* kernel : kernels) {
       const ConfigSpace space = kernel->Space(w, LimitsOf(device));
-      const auto start = DeviceStartingConfig(*kernel, space, device);
+      const auto start = DeviceStartingConfig(*kernel, space, device, &w);
       if (!start || (first && !start->tiles_known)) continue;
       choice.note = Joined(why, "the device's starting config: " + start->note);
       first = SpecFor(*kernel, w, space, start->config, choice);

@@ -14,7 +14,7 @@ std::vector<FirstGuess> FirstGuesses(const TrialHistory& history, const KernelTe
   const HistoryScope scope = TransferScope(history, ref.name, space, ref.source_hash, device_id);
   for (TransferredConfig& t : TransferConfigs(history, scope, workload, space, transfers))
     guesses.push_back({std::move(t.config), "transferred from " + DescribeTransfer(t)});
-  if (auto start = DeviceStartingConfig(kernel, space, device)) {
+  if (auto start = DeviceStartingConfig(kernel, space, device, &workload)) {
     const bool known =
         std::any_of(guesses.begin(), guesses.end(), [&](const FirstGuess& g) { return g.config == start->config; });
     // Second, after the best transfer: a first round that measures two guesses measures both.

@@ -76,5 +76,32 @@ TEST(StartingConfig, OnACpuItIsAsWideAsTheDeviceAndTiled) {
   EXPECT_EQ(gemm_space.Value(gemm_start->config, "tile_y"), (KnobValue{8, 4, 1, 8}));
 }
 
+// The Winograd sketches transform their input in the kernel where the pre-pass's output would
+// be far larger than a core's caches and output channels come in at most two groups of two
+// vectors (64 at width 16); else in the pre-pass, and without the workload too. 64 channels at
+// a time where the private-memory bound takes them, else the largest chunk that fits.
+TEST(StartingConfig, WinogradTransformsALargeImageInTheKernel) {
+  const DeviceInfo cpu = Device("cpu", 16);
+  const auto fused_ci = [&](const char* name, const char* shape, bool with_workload) {
+    const Workload w = ParseWorkload("conv2d", shape);
+    const KernelTemplate& sketch = PickTemplate(w, name);
+    const ConfigSpace space = sketch.Space(w, LimitsFor(cpu));
+    const auto start = DeviceStartingConfig(sketch, space, cpu, with_workload ? &w : nullptr);
+    EXPECT_TRUE(start && space.IsValid(start->config)) << name << " " << shape;
+    return start ? space.Scalar(start->config, "fused_ci") : -1;
+  };
+  const char* vgg = "n=1,ci=64,h=224,w=224,co=64,kh=3,kw=3,stride=1,pad=1";  // F(2x2): 51 MB transformed
+  EXPECT_EQ(fused_ci("conv2d_winograd_f2_nchwc", vgg, true), 64);
+  EXPECT_EQ(fused_ci("conv2d_winograd_f2_nchwc", vgg, false), 0);
+  // F(4x4): 29 MB; six tiles of 36 values by 64 channels pass the private-memory bound, 32 fit.
+  EXPECT_EQ(fused_ci("conv2d_winograd_f4_nchwc", vgg, true), 32);
+  // Four groups of output channels: the pre-pass.
+  EXPECT_EQ(fused_ci("conv2d_winograd_f2_nchwc", "n=1,ci=64,h=224,w=224,co=128,kh=3,kw=3,stride=1,pad=1", true), 0);
+  // ResNet-18's 56x56 layer: 3.2 MB, the pre-pass.
+  EXPECT_EQ(fused_ci("conv2d_winograd_f2_nchwc", "n=1,ci=64,h=56,w=56,co=64,kh=3,kw=3,stride=1,pad=1", true), 0);
+  // Fewer input channels than a chunk: the chunk shrinks to what the padded channels allow.
+  EXPECT_EQ(fused_ci("conv2d_winograd_f2_nchwc", "n=1,ci=16,h=448,w=448,co=32,kh=3,kw=3,stride=1,pad=1", true), 16);
+}
+
 }  // namespace
 }  // namespace tt
