@@ -424,8 +424,9 @@ std::optional<BoTuner::Fitted> BoTuner::FitModel() {
 }
 
 // A batch of `size` candidates, one at a time: the best by the acquisition (greedy at first,
-// then expected improvement, both weighed by the chance to run), each pick conditioning the
-// others' variance as if its result were known.
+// then expected improvement among `near_best` for the local picks, then among all, each
+// weighed by the chance to run), each pick conditioning the others' variance as if its result
+// were known.
 std::vector<Config> BoTuner::PickBatch(const std::vector<Config>& candidates, const std::vector<char>& near_best,
                                        const Fitted& fitted, size_t size) {
   const Eigen::Index n = fitted.n;
