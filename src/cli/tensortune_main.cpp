@@ -3,6 +3,7 @@
 
 #include "cli/cli_main.h"
 #include "cli/mpi_launch.h"
+#include "ocl/driver_threads.h"
 
 int main(int argc, char** argv) {
   // Only the plain program: tensortune-mpi runs TensortuneMain on its rank 0 under MPI.
@@ -10,5 +11,6 @@ int main(int argc, char** argv) {
     std::cerr << tt::MpiLaunchRefusal(*launch) << "\n";
     return 2;
   }
+  tt::ocl::EnlargeDriverThreadStacks();  // before any OpenCL call: run-network runs tuned kernels here
   return TensortuneMain(argc, argv);
 }

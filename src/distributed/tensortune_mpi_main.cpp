@@ -15,6 +15,7 @@
 #include "distributed/rank_pulse.h"
 #include "distributed/worker_rank.h"
 #include "measure/opencl_measurer.h"
+#include "ocl/driver_threads.h"
 
 namespace {
 
@@ -66,6 +67,7 @@ int WorkerIndexOnHost(int rank) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  tt::ocl::EnlargeDriverThreadStacks();  // before any OpenCL call (tensortune_main.cpp)
   int threads = 0;
   // Serialized: rank 0's pulse sends from its own thread, through the channel's lock.
   MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &threads);

@@ -1,7 +1,6 @@
 // tensortune-worker: measures configs for OpenClMeasurer in a separate process, so that a
 // kernel that crashes or hangs takes down only this process. Speaks worker_protocol.h on
 // stdin/stdout: `tensortune-worker [--device SPEC]`.
-#include <pthread.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -14,6 +13,7 @@
 #include "core/errors.h"
 #include "measure/worker_protocol.h"
 #include "measure/worker_session.h"
+#include "ocl/driver_threads.h"
 
 namespace {
 
@@ -25,19 +25,6 @@ void WriteLine(int fd, std::string line) {
     if (n <= 0) _exit(1);  // the measurer has gone
     written += static_cast<size_t>(n);
   }
-}
-
-// A CPU driver runs kernels on threads of its own, and POCL keeps the values that live across
-// a barrier in stack arrays sized by the work-group: a large work-group with local memory
-// overflowed the default 8 MiB thread stack, a crash that said nothing of the config. Threads
-// created from here on (the driver's are created with the context) get this much.
-constexpr size_t kDriverThreadStackBytes = size_t{64} << 20;
-
-void EnlargeThreadStacks() {
-  pthread_attr_t attributes;
-  if (pthread_attr_init(&attributes) != 0) return;
-  if (pthread_attr_setstacksize(&attributes, kDriverThreadStackBytes) == 0) pthread_setattr_default_np(&attributes);
-  pthread_attr_destroy(&attributes);
 }
 
 }  // namespace
@@ -58,7 +45,7 @@ int main(int argc, char** argv) {
   // worker must not outlive it, even when stuck in a hanging kernel.
   signal(SIGINT, SIG_IGN);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
-  EnlargeThreadStacks();
+  tt::ocl::EnlargeDriverThreadStacks();
   if (getppid() == 1) return 1;  // the parent died before prctl took effect
   // Drivers may print to stdout: give them stderr, and keep the real stdout for the protocol.
   const int protocol_fd = dup(STDOUT_FILENO);
