@@ -80,6 +80,9 @@ class KernelTemplate {
   // CPU libraries (oneDNN, TVM's x86 schedules) vectorize convolutions. Tuning tries such
   // sketches first on a CPU device.
   virtual bool vectorizes_channels() const { return false; }
+  // Written for a narrow class of shapes (WhyNotApplicable turns the rest away), on which it
+  // beats its operator's general templates: where it applies, tuning looks at it first.
+  virtual bool specialist() const { return false; }
   // Why this template cannot compute `workload` (e.g. Winograd needs a 3x3 stride-1 kernel).
   virtual std::optional<std::string> WhyNotApplicable(const Workload&) const { return std::nullopt; }
 

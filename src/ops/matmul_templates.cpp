@@ -223,6 +223,8 @@ class GemmRows final : public MatmulOperator {
   GemmRows() : MatmulOperator(false) {}
   std::string_view name() const override { return "gemm_rows"; }
   std::string_view kernel_name() const override { return "gemm_rows"; }
+  // At 1-8 rows on a CPU, 8 trials each: 1.9-2.9x faster than gemm_tiled's best (notebook).
+  bool specialist() const override { return true; }
   std::string_view source() const override {
     static const std::string text = JoinKernelSources({"vector_types.cl", "gemm_rows.cl"});
     return text;

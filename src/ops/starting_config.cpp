@@ -82,7 +82,10 @@ const std::map<std::string, Preferred, std::less<>>& CpuTable() {
         {"vec", {8}}}},
       {"gemm_tiled", kCpuGemmTiles},
       {"batch_matmul_tiled", kCpuGemmTiles},
-      {"gemm_rows", {{"vec", {kNativeWidth}}, {"nv", {2}}, {"unroll_k", {4}}, {"work_group", {4}}}},
+      // Eight vectors of columns per work-item, sixteen steps of K unrolled, one work-item per
+      // group: 1.3-2.2x the former two vectors, four steps, groups of four on VGG-16's dense
+      // layers at one and four rows (notebook, 2026-11-27); but see FitTheColumnsPerWorkItem.
+      {"gemm_rows", {{"vec", {kNativeWidth}}, {"nv", {8}}, {"unroll_k", {16}}, {"work_group", {1}}}},
       {"conv2d_implicit_gemm",
        {{"tile_x", {1, 1, 4, 16}}, {"tile_y", {1, 1, 8, 4}}, {"tile_k", {1, 16, 1}}, {"auto_unroll_max_step", {64}}}},
   };
@@ -164,10 +167,19 @@ std::optional<StartingConfig> ClassStartingConfig(const KernelTemplate& kernel, 
   for (size_t k = 0; k < space.num_knobs(); ++k)
     base.emplace_back(space.knob(k).name(), space.knob(k).value(untiled[k]));
   const int64_t width = NativeWidth(device);
+  // The generic values first, each overridden by the table's value for the same knob.
   Preferred preferred = GenericValues(space, device);
   const auto& table = IsCpu(device) ? CpuTable() : GpuTable();
-  if (const auto it = table.find(kernel.name()); it != table.end())
-    preferred.insert(preferred.end(), it->second.begin(), it->second.end());
+  if (const auto it = table.find(kernel.name()); it != table.end()) {
+    for (const auto& [name, value] : it->second) {
+      const auto generic =
+          std::find_if(preferred.begin(), preferred.end(), [&](const auto& p) { return p.first == name; });
+      if (generic == preferred.end())
+        preferred.emplace_back(name, value);
+      else
+        generic->second = value;
+    }
+  }
   std::string note = std::string(IsCpu(device) ? "cpu" : "gpu") + " start (vector width " + std::to_string(width);
   const bool known = table.count(kernel.name()) > 0;
   if (!known) note += ", no tiles known for " + std::string(kernel.name());
@@ -213,22 +225,46 @@ constexpr size_t kPrePassBytesWorthFusing = size_t{16} << 20;
 // in the kernel instead, 64 channels at a time or as many as fit, where the pre-pass's output
 // is far larger than a core's caches and each tile would be transformed at most twice (output
 // channels in at most two groups of tile_oc vectors).
-void PreferTheKernelsTransform(const KernelTemplate& kernel, const ConfigSpace& space, const Workload& workload,
-                               StartingConfig& start) {
-  if (!space.HasKnob("fused_ci") || !space.HasKnob("tile_oc") || workload.op != "conv2d") return;
-  const auto pre_pass = kernel.PrePassOf(workload, space, start.config);
-  if (!pre_pass || pre_pass->scratch_elements * sizeof(float) <= kPrePassBytesWorthFusing) return;
-  const int64_t per_group = space.Scalar(start.config, "tile_oc") * space.Scalar(start.config, "vec");
-  if (workload.Dim("co") > 2 * per_group) return;
+bool PreferTheKernelsTransform(const KernelTemplate& kernel, const ConfigSpace& space, const Workload& workload,
+                               Config& config) {
+  if (!space.HasKnob("fused_ci") || !space.HasKnob("tile_oc") || workload.op != "conv2d") return false;
+  const auto pre_pass = kernel.PrePassOf(workload, space, config);
+  if (!pre_pass || pre_pass->scratch_elements * sizeof(float) <= kPrePassBytesWorthFusing) return false;
+  const int64_t per_group = space.Scalar(config, "tile_oc") * space.Scalar(config, "vec");
+  if (workload.Dim("co") > 2 * per_group) return false;
   const size_t knob = space.KnobIndex("fused_ci");
   for (size_t i = space.knob(knob).size(); i-- > 1;) {
-    Config fused = start.config;
+    Config fused = config;
     fused[knob] = static_cast<uint32_t>(i);
     if (!space.IsValid(fused)) continue;
-    start.config = std::move(fused);
-    start.note += ", input transform in the kernel";
-    return;
+    config = std::move(fused);
+    return true;
   }
+  return false;
+}
+
+// A work-item whose columns run past N loads them one by one (kernels/gemm_rows.cl): with 1000
+// columns, one such work-item of eight vectors took longer than the rest together. So the
+// most vectors per work-item whose columns divide N; where none do, two.
+bool FitTheColumnsPerWorkItem(const ConfigSpace& space, const Workload& workload, Config& config) {
+  if (!space.HasKnob("nv") || !space.HasKnob("vec") || workload.op != "gemm") return false;
+  const int64_t n = workload.Dim("n"), vec = space.Scalar(config, "vec");
+  const int64_t preferred = space.Scalar(config, "nv");
+  const size_t knob = space.KnobIndex("nv");
+  const auto nv_of = [&](size_t i) { return space.knob(knob).value(i)[0]; };
+  std::optional<size_t> dividing, two;
+  for (size_t i = 0; i < space.knob(knob).size(); ++i) {
+    Config c = config;
+    c[knob] = static_cast<uint32_t>(i);
+    const int64_t nv = nv_of(i);
+    if (nv > preferred || !space.IsValid(c)) continue;
+    if (n % (vec * nv) == 0 && (!dividing || nv > nv_of(*dividing))) dividing = i;
+    if (nv <= 2 && (!two || nv > nv_of(*two))) two = i;
+  }
+  const auto fit = dividing ? dividing : two;
+  if (!fit || *fit == config[knob]) return false;
+  config[knob] = static_cast<uint32_t>(*fit);
+  return true;
 }
 
 }  // namespace
@@ -236,8 +272,21 @@ void PreferTheKernelsTransform(const KernelTemplate& kernel, const ConfigSpace& 
 std::optional<StartingConfig> DeviceStartingConfig(const KernelTemplate& kernel, const ConfigSpace& space,
                                                    const DeviceInfo& device, const Workload* workload) {
   auto start = ClassStartingConfig(kernel, space, device);
-  if (start && workload && IsCpu(device)) PreferTheKernelsTransform(kernel, space, *workload, *start);
+  if (start && workload) {
+    const std::string fitted = FitToTheShape(kernel, space, *workload, device, start->config);
+    if (!fitted.empty()) start->note += ", " + fitted;
+  }
   return start;
+}
+
+std::string FitToTheShape(const KernelTemplate& kernel, const ConfigSpace& space, const Workload& workload,
+                          const DeviceInfo& device, Config& config) {
+  std::string changed;
+  if (IsCpu(device) && PreferTheKernelsTransform(kernel, space, workload, config))
+    changed = "input transform in the kernel";
+  if (FitTheColumnsPerWorkItem(space, workload, config))
+    changed += std::string(changed.empty() ? "" : ", ") + "columns per work-item fitted to N";
+  return changed;
 }
 
 }  // namespace tt

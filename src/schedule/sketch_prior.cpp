@@ -42,6 +42,7 @@ bool WritesChannelBlocks(const KernelTemplate& sketch, const Workload& workload)
 }
 
 double DevicePreference(const KernelTemplate& sketch, const Workload& workload, const DeviceInfo& device) {
+  if (sketch.specialist()) return 1;
   if (device.type == "gpu") return sketch.stages_in_local_memory() ? 1 : kNoLocalMemoryOnGpu;
   if (device.type != "cpu") return 1;
   if (sketch.stages_in_local_memory()) return kLocalMemoryOnCpu;
@@ -98,6 +99,7 @@ std::string DescribePrior(const SketchPrior& prior, const KernelTemplate& sketch
     return fmt::format("{:.2f} of the fastest sketch on {} other workload{}", prior.ratio, prior.workloads,
                        prior.workloads == 1 ? "" : "s");
   const double preference = DevicePreference(sketch, workload, device);
+  if (sketch.specialist()) return "no evidence; written for shapes like this one";
   if (preference == 1) return "no evidence yet";
   if (device.type == "gpu") return "no evidence; on a GPU, sketches that stage tiles in local memory go first";
   if (sketch.stages_in_local_memory()) return "no evidence; it stages tiles in local memory, ordinary memory on a CPU";

@@ -2,9 +2,9 @@
 // How well each sketch (kernel template) of a task is likely to do before it has results of
 // its own: its best time against the fastest sketch's on other workloads of the same operator
 // (this run's other tasks and the device's history), weighted by how alike the workloads
-// are; with little evidence, the device's preference (on a CPU: Winograd where it applies,
-// then channel-blocked, then channel-vector sketches; sketches that stage tiles in local
-// memory last).
+// are; with little evidence, the device's preference (a sketch written for such shapes first;
+// on a CPU: Winograd where it applies, then channel-blocked, then channel-vector sketches;
+// sketches that stage tiles in local memory last).
 #include <map>
 #include <string>
 #include <vector>

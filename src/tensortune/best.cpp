@@ -3,6 +3,7 @@
 #include "core/errors.h"
 #include "history/history_queries.h"
 #include "ops/kernel_template.h"
+#include "ops/starting_config.h"
 #include "ranking/transfer.h"
 #include "space/knob_schema.h"
 
@@ -46,7 +47,7 @@ std::optional<BestConfig> Exact(const HistoryQueries& queries, const Target& t, 
 }
 
 // The best-ranked record of a similar workload that adapts to a valid config (the transfer
-// tune-network's first round uses); its metric too.
+// tune-network's first round uses, fitted to the shape alike); its metric too.
 std::optional<std::pair<BestConfig, double>> Fallback(const TrialHistory& history, const Target& t,
                                                       const ConfigSpace& space, const BestQuery& query) {
   const HistoryScope scope =
@@ -54,7 +55,9 @@ std::optional<std::pair<BestConfig, double>> Fallback(const TrialHistory& histor
   const auto transferred = TransferConfigs(history, scope, query.workload, space, 1);
   if (transferred.empty()) return std::nullopt;
   const RankedRecord& r = transferred.front().source;
-  BestConfig best = Describe(t, space, transferred.front().config, query);
+  Config config = transferred.front().config;
+  FitToTheShape(*t.kernel, space, query.workload, *t.device, config);
+  BestConfig best = Describe(t, space, config, query);
   best.gflops = r.gflops;
   best.fallback = true;
   best.match_score = r.match_score;

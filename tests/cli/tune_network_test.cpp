@@ -31,7 +31,7 @@ std::filesystem::path WriteTinyNetwork(const std::filesystem::path& dir) {
   const auto path = dir / "tiny.json";
   std::ofstream(path) << R"({"name": "tiny", "layers": [
     {"name": "proj", "op": "gemm", "shape": "{batch*32},32,32", "repeat": 2},
-    {"name": "head", "op": "gemm", "shape": "{batch*8},64,32"}]})";
+    {"name": "head", "op": "gemm", "shape": "{batch*16},64,32"}]})";
   return path;
 }
 

@@ -76,6 +76,29 @@ TEST(StartingConfig, OnACpuItIsAsWideAsTheDeviceAndTiled) {
   EXPECT_EQ(gemm_space.Value(gemm_start->config, "tile_y"), (KnobValue{8, 4, 1, 8}));
 }
 
+// gemm_rows: eight vectors of columns per work-item where they divide N, else the most that do;
+// where none do, two (a work-item past N loads its columns one by one). Unroll 16, groups of one.
+TEST(StartingConfig, GemmRowsColumnsPerWorkItemFitTheColumns) {
+  const KernelTemplate& rows = *FindTemplate("gemm_rows");
+  const auto start = [&](const char* shape, const DeviceInfo& device) {
+    const Workload w = ParseWorkload("gemm", shape);
+    const ConfigSpace space = rows.Space(w, LimitsFor(device));
+    const auto s = DeviceStartingConfig(rows, space, device, &w);
+    EXPECT_TRUE(s && space.IsValid(s->config)) << shape;
+    return s ? space.Key(s->config) : std::string();
+  };
+  EXPECT_EQ(start("1,4096,4096", Device("cpu", 16)), "vec=16;nv=8;unroll_k=16;work_group=1");
+  EXPECT_EQ(start("1,4096,25088", Device("cpu", 16)), "vec=16;nv=8;unroll_k=16;work_group=1");
+  EXPECT_EQ(start("4,1000,4096", Device("cpu", 16)), "vec=16;nv=2;unroll_k=16;work_group=1");  // 1000 = 62.5 x 16
+  EXPECT_EQ(start("1,1000,4096", Device("cpu", 8)), "vec=8;nv=1;unroll_k=16;work_group=1");    // 1000 = 125 x 8
+  EXPECT_EQ(start("1,4000,4096", Device("cpu", 16)), "vec=16;nv=2;unroll_k=16;work_group=1");  // 4000 = 125 x 32
+  EXPECT_EQ(start("1,1000,4096", Device("gpu", 4)), "vec=4;nv=1;unroll_k=4;work_group=64");
+  // Eight rows take at most four vectors each (32 accumulators): the start stays inside the space.
+  EXPECT_EQ(start("8,4096,4096", Device("cpu", 16)), "vec=16;nv=4;unroll_k=16;work_group=1");
+  // 64 columns: one work-item of four vectors, in a group of one (not the generic four per group).
+  EXPECT_EQ(start("8,64,32", Device("cpu", 16)), "vec=16;nv=4;unroll_k=16;work_group=1");
+}
+
 // The Winograd sketches transform their input in the kernel where the pre-pass's output would
 // be far larger than a core's caches and output channels come in at most two groups of two
 // vectors (64 at width 16); else in the pre-pass, and without the workload too. 64 channels at
@@ -101,6 +124,26 @@ TEST(StartingConfig, WinogradTransformsALargeImageInTheKernel) {
   EXPECT_EQ(fused_ci("conv2d_winograd_f2_nchwc", "n=1,ci=64,h=56,w=56,co=64,kh=3,kw=3,stride=1,pad=1", true), 0);
   // Fewer input channels than a chunk: the chunk shrinks to what the padded channels allow.
   EXPECT_EQ(fused_ci("conv2d_winograd_f2_nchwc", "n=1,ci=16,h=448,w=448,co=32,kh=3,kw=3,stride=1,pad=1", true), 16);
+}
+
+// A config transferred from a smaller layer carries its pre-pass; fitted to the 224x224 layer
+// it transforms in the kernel, and a config already transforming in the kernel stays as it is.
+TEST(StartingConfig, FitToTheShapeAdaptsATransferredConfig) {
+  const DeviceInfo cpu = Device("cpu", 16);
+  const Workload vgg = ParseWorkload("conv2d", "n=1,ci=64,h=224,w=224,co=64,kh=3,kw=3,stride=1,pad=1");
+  const KernelTemplate& f2 = PickTemplate(vgg, "conv2d_winograd_f2_nchwc");
+  const ConfigSpace space = f2.Space(vgg, LimitsFor(cpu));
+  Config transferred = DeviceStartingConfig(f2, space, cpu)->config;  // as from a small layer: the pre-pass
+  ASSERT_EQ(space.Scalar(transferred, "fused_ci"), 0);
+  EXPECT_EQ(FitToTheShape(f2, space, vgg, cpu, transferred), "input transform in the kernel");
+  EXPECT_EQ(space.Scalar(transferred, "fused_ci"), 64);
+  EXPECT_TRUE(space.IsValid(transferred));
+  const Config fitted = transferred;
+  EXPECT_EQ(FitToTheShape(f2, space, vgg, cpu, transferred), "");
+  EXPECT_EQ(transferred, fitted);
+  // Not on a GPU, where the rule was never measured.
+  Config on_gpu = DeviceStartingConfig(f2, space, cpu)->config;
+  EXPECT_EQ(FitToTheShape(f2, space, vgg, Device("gpu", 4), on_gpu), "");
 }
 
 }  // namespace

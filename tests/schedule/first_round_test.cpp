@@ -191,6 +191,35 @@ TEST(FirstRound, WithTwoTrialsPerTaskItMeasuresTheTransferAndTheDeviceStartAndKe
   EXPECT_EQ(report.tasks[0].first->config_key, Column(db, query + "t.time_s")[0]) << "the faster of the two";
 }
 
+// A transfer carries the source's values that were chosen for its shape; they are fitted to the
+// new one: gemm_rows' columns per work-item, from 4096 columns (any vectors per work-item
+// divide them) to 1000 (none of four or eight vectors do: at most two).
+TEST(FirstRound, ATransferredConfigIsFittedToTheNewShape) {
+  TempDir dir;
+  auto store = SqliteHistoryStore::Open(dir.File("h.db"));
+  // gemm_rows measures faster than gemm_tiled, as on a CPU.
+  FakeMeasurer fake{FakeMeasurer::GflopsFunction([](const ConfigSpace& space, const Config& c) {
+    return (space.HasKnob("nv") ? 100 : 0) + testing::IndexGflops(space, c);
+  })};
+  const Network wide =
+      ParseNetwork(R"({"name": "wide", "layers": [{"name": "fc", "op": "gemm", "shape": "1,4096,64"}]})", "wide");
+  const Network narrow =
+      ParseNetwork(R"({"name": "narrow", "layers": [{"name": "fc", "op": "gemm", "shape": "1,1000,64"}]})", "narrow");
+  TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, wide, Options(40), nullptr);
+  const auto report = TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, narrow, Options(1), nullptr);
+  ASSERT_TRUE(report.tasks.at(0).first);
+  const auto& first = *report.tasks[0].first;
+  EXPECT_EQ(first.template_name, "gemm_rows");
+  EXPECT_EQ(first.source.rfind("transferred from gemm:m=1,n=4096,k=64", 0), 0u) << first.source;
+  const Workload target = report.tasks[0].task.workload;
+  const ConfigSpace space = PickTemplate(target, "gemm_rows").Space(target, testing::kLimits);
+  const auto config = space.FromKey(first.config_key);
+  ASSERT_TRUE(config) << first.config_key;
+  const int64_t columns = space.Scalar(*config, "vec") * space.Scalar(*config, "nv");
+  EXPECT_TRUE(1000 % columns == 0 || space.Scalar(*config, "nv") <= 2) << first.config_key;
+  EXPECT_NE(first.source.find("columns per work-item fitted to N"), std::string::npos) << first.source;
+}
+
 TEST(FirstRound, WithNothingMeasuredATaskStartsFromItsDeviceClassConfig) {
   TempDir dir;
   auto store = SqliteHistoryStore::Open(dir.File("h.db"));

@@ -115,5 +115,20 @@ TEST(SketchPriors, WithoutEvidenceLocalMemorySketchesComeFirstOnAGpu) {
   EXPECT_NE(DescribePrior(gpu[0], *sketches[0], task, Device("gpu")).find("on a GPU"), std::string::npos);
 }
 
+// A dense layer at batch 1 to 8: the sketch written for a few rows goes first on either device
+// class, before the general tiled GEMM (which the first round measured first before).
+TEST(SketchPriors, WithoutEvidenceTheSketchWrittenForTheShapeGoesFirst) {
+  const std::vector<const KernelTemplate*> sketches{&Sketch("gemm_tiled"), &Sketch("gemm_rows")};
+  const Workload dense = ParseWorkload("gemm", "1,4096,4096");
+  for (const char* type : {"cpu", "gpu"}) {
+    const auto priors = SketchPriors(dense, sketches, {}, Device(type));
+    EXPECT_GT(priors[1].ratio, priors[0].ratio) << type;
+    EXPECT_EQ(DescribePrior(priors[1], *sketches[1], dense, Device(type)),
+              "no evidence; written for shapes like this one");
+  }
+  EXPECT_TRUE(Sketch("gemm_rows").WhyNotApplicable(ParseWorkload("gemm", "9,4096,4096")))
+      << "a specialist turns other shapes away, so it never outranks the general sketch there";
+}
+
 }  // namespace
 }  // namespace tt
