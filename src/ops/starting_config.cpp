@@ -244,24 +244,28 @@ bool PreferTheKernelsTransform(const KernelTemplate& kernel, const ConfigSpace& 
 }
 
 // A work-item whose columns run past N loads them one by one (kernels/gemm_rows.cl): with 1000
-// columns, one such work-item of eight vectors took longer than the rest together. So the
-// most vectors per work-item whose columns divide N; where none do, two.
+// columns, one such work-item of eight vectors took longer than the rest together. Work-items
+// of fewer than 32 columns stream too little of each row of B (1000 columns as 125 work-items
+// of 8: 3-4 ms, as 31 of 32 and one of 8: 1.1-2 ms). So the most vectors, up to the start's,
+// whose columns divide N and number at least 32; where none do, the fewest that reach 32.
+constexpr int64_t kFewestColumnsPerWorkItem = 32;
+
 bool FitTheColumnsPerWorkItem(const ConfigSpace& space, const Workload& workload, Config& config) {
   if (!space.HasKnob("nv") || !space.HasKnob("vec") || workload.op != "gemm") return false;
   const int64_t n = workload.Dim("n"), vec = space.Scalar(config, "vec");
   const int64_t preferred = space.Scalar(config, "nv");
   const size_t knob = space.KnobIndex("nv");
   const auto nv_of = [&](size_t i) { return space.knob(knob).value(i)[0]; };
-  std::optional<size_t> dividing, two;
+  std::optional<size_t> dividing, enough;
   for (size_t i = 0; i < space.knob(knob).size(); ++i) {
     Config c = config;
     c[knob] = static_cast<uint32_t>(i);
-    const int64_t nv = nv_of(i);
-    if (nv > preferred || !space.IsValid(c)) continue;
-    if (n % (vec * nv) == 0 && (!dividing || nv > nv_of(*dividing))) dividing = i;
-    if (nv <= 2 && (!two || nv > nv_of(*two))) two = i;
+    const int64_t nv = nv_of(i), columns = vec * nv;
+    if (nv > preferred || columns < kFewestColumnsPerWorkItem || !space.IsValid(c)) continue;
+    if (n % columns == 0 && (!dividing || nv > nv_of(*dividing))) dividing = i;
+    if (!enough || nv < nv_of(*enough)) enough = i;
   }
-  const auto fit = dividing ? dividing : two;
+  const auto fit = dividing ? dividing : enough;
   if (!fit || *fit == config[knob]) return false;
   config[knob] = static_cast<uint32_t>(*fit);
   return true;

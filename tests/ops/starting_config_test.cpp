@@ -76,8 +76,9 @@ TEST(StartingConfig, OnACpuItIsAsWideAsTheDeviceAndTiled) {
   EXPECT_EQ(gemm_space.Value(gemm_start->config, "tile_y"), (KnobValue{8, 4, 1, 8}));
 }
 
-// gemm_rows: eight vectors of columns per work-item where they divide N, else the most that do;
-// where none do, two (a work-item past N loads its columns one by one). Unroll 16, groups of one.
+// gemm_rows: eight vectors of columns per work-item where they divide N, else the most that do
+// and make at least 32 columns; where none do, the fewest that make 32 (a work-item past N
+// loads its columns one by one). Unroll 16, groups of one.
 TEST(StartingConfig, GemmRowsColumnsPerWorkItemFitTheColumns) {
   const KernelTemplate& rows = *FindTemplate("gemm_rows");
   const auto start = [&](const char* shape, const DeviceInfo& device) {
@@ -90,8 +91,10 @@ TEST(StartingConfig, GemmRowsColumnsPerWorkItemFitTheColumns) {
   EXPECT_EQ(start("1,4096,4096", Device("cpu", 16)), "vec=16;nv=8;unroll_k=16;work_group=1");
   EXPECT_EQ(start("1,4096,25088", Device("cpu", 16)), "vec=16;nv=8;unroll_k=16;work_group=1");
   EXPECT_EQ(start("4,1000,4096", Device("cpu", 16)), "vec=16;nv=2;unroll_k=16;work_group=1");  // 1000 = 62.5 x 16
-  EXPECT_EQ(start("1,1000,4096", Device("cpu", 8)), "vec=8;nv=1;unroll_k=16;work_group=1");    // 1000 = 125 x 8
+  EXPECT_EQ(start("1,1000,4096", Device("cpu", 8)), "vec=8;nv=4;unroll_k=16;work_group=1");    // not 125 x 8
   EXPECT_EQ(start("1,4000,4096", Device("cpu", 16)), "vec=16;nv=2;unroll_k=16;work_group=1");  // 4000 = 125 x 32
+  EXPECT_EQ(start("1,4000,4096", Device("cpu", 8)), "vec=8;nv=4;unroll_k=16;work_group=1");
+  EXPECT_EQ(start("1,4032,4096", Device("cpu", 16)), "vec=16;nv=4;unroll_k=16;work_group=1");  // 63 x 64
   EXPECT_EQ(start("1,1000,4096", Device("gpu", 4)), "vec=4;nv=1;unroll_k=4;work_group=64");
   // Eight rows take at most four vectors each (32 accumulators): the start stays inside the space.
   EXPECT_EQ(start("8,4096,4096", Device("cpu", 16)), "vec=16;nv=4;unroll_k=16;work_group=1");
