@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace tt {
 
@@ -15,5 +16,13 @@ double Quantile(std::vector<double> values, double q) {
 }
 
 double Median(std::vector<double> values) { return Quantile(std::move(values), 0.5); }
+
+std::vector<double> LeastOverInterleavedRounds(size_t items, int rounds,
+                                               const std::function<double(size_t)>& time_once) {
+  std::vector<double> least(items, std::numeric_limits<double>::infinity());
+  for (int round = 0; round < rounds; ++round)
+    for (size_t i = 0; i < items; ++i) least[i] = std::min(least[i], time_once(i));
+  return least;
+}
 
 }  // namespace tt

@@ -1,8 +1,10 @@
 // Which kernel each layer of a network runs: its workload's candidates (the source's best, and
 // the fastest exact record of every other activation-layout pair), each timed alone where a
-// layer has several, and the layout plan of least total time over the chain.
+// layer has several (in interleaved rounds with the conversions between them), and the layout
+// plan of least total time over the chain.
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "core/statistics.h"
 #include "ocl/cl_error.h"
@@ -101,6 +103,9 @@ std::vector<KernelSpec> Candidates(const Workload& w, const LayerKernels& kernel
   return kept;
 }
 
+// Rounds of the plan's timing (LeastOverInterleavedRounds): each op is timed once per round.
+constexpr int kPlanTimingRounds = 3;
+
 // Median device time of `op` over five runs after a warm-up, on buffers of its own.
 double TimeAlone(const ocl::Context& context, const Operator& op, Rng& rng) {
   std::vector<ocl::FloatBuffer> owned;
@@ -145,17 +150,23 @@ NetworkPlan PlanNetwork(const std::vector<Workload>& layers, const LayerKernels&
     if (!candidates.count(w.Key())) candidates[w.Key()] = Candidates(w, kernels);
   const auto kernels_of = [&](size_t layer) -> const auto& { return candidates.at(layers[layer].Key()); };
 
-  std::map<const Operator*, double> alone_s;
-  const auto time_alone = [&](const Operator& op) {
-    if (!alone_s.count(&op)) alone_s[&op] = TimeAlone(context, op, timing_rng);
-    return alone_s[&op];
+  // Every operator the plan weighs (the candidates of layers that have several, the conversions
+  // between neighbouring candidates) is timed in interleaved rounds, so that a burst of load on
+  // a shared machine does not decide between two kernels.
+  std::vector<const Operator*> weighed_ops;
+  std::map<const Operator*, size_t> index_of;
+  const auto weigh = [&](const Operator& op) {
+    if (index_of.emplace(&op, weighed_ops.size()).second) weighed_ops.push_back(&op);
+  };
+  const auto conversion_op = [&](size_t layer, Layout from, Layout to) -> const Operator* {
+    return Convertible(from, to) ? &ops.Conversion(from, to, kernels_of(layer).front().arguments.front().dims)
+                                 : nullptr;
   };
   std::vector<ChainLayer> chain(layers.size());
   for (size_t i = 0; i < layers.size(); ++i) {
     for (const KernelSpec& spec : kernels_of(i)) {
-      LayoutCandidate c = LayoutsOf(spec);
-      if (kernels_of(i).size() > 1) c.seconds = time_alone(ops.Of(spec));
-      chain[i].candidates.push_back(c);
+      chain[i].candidates.push_back(LayoutsOf(spec));
+      if (kernels_of(i).size() > 1) weigh(ops.Of(spec));
     }
     if (i > 0) {
       const auto& before = kernels_of(i - 1).front();
@@ -163,14 +174,26 @@ NetworkPlan PlanNetwork(const std::vector<Workload>& layers, const LayerKernels&
           before.arguments[OutputIndex(before)].dims == kernels_of(i).front().arguments.front().dims;
     }
   }
+  const bool weighed =
+      std::any_of(chain.begin(), chain.end(), [](const ChainLayer& l) { return l.candidates.size() > 1; });
+  if (weighed)  // a first pass only to learn which conversions the plan weighs
+    PlanLayouts(chain, [&](size_t layer, Layout from, Layout to) {
+      if (const Operator* op = conversion_op(layer, from, to)) weigh(*op);
+      return 0.0;
+    });
+  const std::vector<double> seconds = LeastOverInterleavedRounds(
+      weighed_ops.size(), kPlanTimingRounds, [&](size_t k) { return TimeAlone(context, *weighed_ops[k], timing_rng); });
+  for (size_t i = 0; i < layers.size(); ++i)
+    if (kernels_of(i).size() > 1)
+      for (size_t c = 0; c < chain[i].candidates.size(); ++c)
+        chain[i].candidates[c].seconds = seconds[index_of.at(&ops.Of(kernels_of(i)[c]))];
   const auto conversion_cost = [&](size_t layer, Layout from, Layout to) {
-    return Convertible(from, to)
-               ? time_alone(ops.Conversion(from, to, kernels_of(layer).front().arguments.front().dims))
-               : 0.0;
+    const Operator* op = conversion_op(layer, from, to);
+    return op ? seconds[index_of.at(op)] : 0.0;
   };
 
   NetworkPlan plan;
-  plan.weighed = std::any_of(chain.begin(), chain.end(), [](const ChainLayer& l) { return l.candidates.size() > 1; });
+  plan.weighed = weighed;
   const std::vector<size_t> fastest_each(layers.size(), 0);
   const std::vector<size_t> chosen = plan.weighed ? PlanLayouts(chain, conversion_cost) : fastest_each;
   plan.conversions_fastest_each = ConversionsIn(chain, fastest_each);
