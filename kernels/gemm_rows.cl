@@ -6,9 +6,9 @@
 // all there is to read.
 //
 // Knobs (src/ops/gemm_rows_template.cpp): VEC, NV, UNROLL (steps of K unrolled; it divides K)
-// and the work-group size (host side only). Work-items whose columns run past N load lanes
-// one by one, clamped into the row, and store only the columns inside; those wholly past N
-// return at once.
+// and the work-group size (host side only). A work-item whose columns run past N loads the
+// vector that N cuts lane by lane, clamped into the row, and stores only the columns inside;
+// work-items wholly past N return at once.
 
 #define COLS (VEC * NV)  // columns per work-item
 
@@ -33,7 +33,9 @@ floatv load_lanes(__global const float* restrict B, int k, int n) {
     }                                                                                \
   }
 #define LOAD_INSIDE(k, n) VLOAD(&B[(k) * N + (n)])
-#define LOAD_EDGE(k, n) load_lanes(B, k, n)
+// In the work-item past N, whole vectors inside N still load as vectors: only the last one,
+// which N cuts, loads lane by lane.
+#define LOAD_EDGE(k, n) ((n) + VEC <= N ? VLOAD(&B[(k) * N + (n)]) : load_lanes(B, k, n))
 
 __kernel void gemm_rows(__global const float* restrict A, __global const float* restrict B,
                         __global float* restrict C) {

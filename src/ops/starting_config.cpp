@@ -243,11 +243,12 @@ bool PreferTheKernelsTransform(const KernelTemplate& kernel, const ConfigSpace& 
   return false;
 }
 
-// A work-item whose columns run past N loads them one by one (kernels/gemm_rows.cl): with 1000
-// columns, one such work-item of eight vectors took longer than the rest together. Work-items
-// of fewer than 32 columns stream too little of each row of B (1000 columns as 125 work-items
-// of 8: 3-4 ms, as 31 of 32 and one of 8: 1.1-2 ms). So the most vectors, up to the start's,
-// whose columns divide N and number at least 32; where none do, the fewest that reach 32.
+// A work-item whose columns run past N loads the vector that N cuts lane by lane
+// (kernels/gemm_rows.cl), so columns that divide N need no such work-item. Work-items of fewer
+// than 32 columns stream too little of each row of B (1000 columns as 125 work-items of 8:
+// 3-4 ms, as 31 of 32 and one of 8: 1.1-2 ms). So the most vectors, up to the start's, whose
+// columns divide N and number at least 32; where none do, the fewest that reach 32 (on 1000
+// columns two vectors and eight measured alike, notebook 2026-11-27).
 constexpr int64_t kFewestColumnsPerWorkItem = 32;
 
 bool FitTheColumnsPerWorkItem(const ConfigSpace& space, const Workload& workload, Config& config) {
