@@ -25,6 +25,11 @@ constexpr int64_t kMaxTileVectors = 288;
 constexpr int64_t kMaxFusedFloats = 12288;
 // The channels up to which conv2d_oc_vec_nchwc reads an image as NCHW: no Winograd there.
 constexpr int64_t kMinBlockedChannels = 5;
+// Past this many bytes of transformed input, a pre-pass's round trip through memory costs more
+// than a second transform in the kernel on a CPU: on VGG-16's 224x224 layer (51 MB) the
+// kernel's own transform was 1.45x faster; on ResNet-18's 56x56 layer (3.2 MB) 0.8x
+// (notebook, 2026-11-27).
+constexpr size_t kPrePassBytesWorthFusing = size_t{16} << 20;
 
 struct WinogradNchwcTiles {
   int64_t vec, oc, tiles, work_group, unroll_ci, fused_ci;
@@ -160,6 +165,28 @@ class Conv2dWinogradNchwc final : public Conv2dTemplate {
     pre.geometry.global = {static_cast<size_t>((tiles + 3) / 4 * 4), static_cast<size_t>(ChannelBlocks(s.ci)), 1};
     pre.geometry.local = {4, 1, 1};
     return pre;
+  }
+
+  // On a CPU, a config whose pre-pass transforms the input transforms it in the kernel instead
+  // (64 channels at a time, or as many as fit) where the pre-pass's output is far larger than
+  // a core's caches and each tile would be transformed at most twice (output channels in at
+  // most two groups of tile_oc vectors).
+  std::string FitToTheShape(const Workload& w, const ConfigSpace& space, const DeviceInfo& device,
+                            Config& c) const override {
+    if (device.type != "cpu") return {};
+    const auto pre_pass = PrePassOf(w, space, c);
+    if (!pre_pass || pre_pass->scratch_elements * sizeof(float) <= kPrePassBytesWorthFusing) return {};
+    const WinogradNchwcTiles t(space, c);
+    if (ConvShape::Of(w).co > 2 * t.oc * t.vec) return {};
+    const size_t knob = space.KnobIndex("fused_ci");
+    for (size_t i = space.knob(knob).size(); i-- > 1;) {
+      Config fused = c;
+      fused[knob] = static_cast<uint32_t>(i);
+      if (!space.IsValid(fused)) continue;
+      c = std::move(fused);
+      return "input transform in the kernel";
+    }
+    return {};
   }
 
  private:

@@ -104,6 +104,13 @@ class KernelTemplate {
   // default the data as drawn; transformed weights computed from plain ones drawn in their
   // place (so that they are weights some plain filter has). One function with PackWeights.
   virtual void DeriveInput(const Workload&, size_t /*index*/, std::vector<float>& /*data*/) const {}
+  // Sets the values of a valid `config` that depend on the workload's shape beyond the space's
+  // extents, for `workload` on `device` (the config stays valid): applied to device starts and
+  // to configs transferred from other shapes, whose values were chosen for the source's shape.
+  // Returns what it changed ("" for nothing, the default).
+  virtual std::string FitToTheShape(const Workload&, const ConfigSpace&, const DeviceInfo&, Config&) const {
+    return {};
+  }
   // The verification's bound on |got - reference| / (1 + |reference|) (the measurer's check on
   // small integer inputs); a Winograd sketch's is derived in docs/templates.md.
   virtual double tolerance() const { return 1e-3; }

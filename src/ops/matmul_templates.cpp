@@ -1,7 +1,9 @@
 #include "ops/matmul_templates.h"
 
 #include <Eigen/Core>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ops/build_options.h"
@@ -218,6 +220,15 @@ struct RowsKnobs {
   int64_t work_items(int64_t n) const { return (n + columns() - 1) / columns(); }
 };
 
+// A work-item whose columns run past N loads the vector that N cuts lane by lane
+// (kernels/gemm_rows.cl), so columns that divide N need no such work-item. Work-items of fewer
+// than 32 columns stream too little of each row of B (1000 columns as 125 work-items of 8:
+// 3-4 ms, as 31 of 32 and one of 8: 1.1-2 ms). So GemmRows::FitToTheShape takes the most
+// vectors, up to the config's, whose columns divide N and number at least 32; where none do,
+// the fewest that reach 32 (on 1000 columns two vectors and eight measured alike, notebook
+// 2026-11-27).
+constexpr int64_t kFewestColumnsPerWorkItem = 32;
+
 class GemmRows final : public MatmulOperator {
  public:
   GemmRows() : MatmulOperator(false) {}
@@ -276,6 +287,24 @@ class GemmRows final : public MatmulOperator {
     g.local = {static_cast<size_t>(t.work_group), 1, 1};
     g.global = {static_cast<size_t>(groups * t.work_group), 1, 1};
     return g;
+  }
+
+  std::string FitToTheShape(const Workload& w, const ConfigSpace& space, const DeviceInfo&, Config& c) const override {
+    const int64_t n = MatmulShape(w).n, preferred = RowsKnobs(space, c).nv;
+    const size_t knob = space.KnobIndex("nv");
+    std::optional<std::pair<int64_t, size_t>> dividing, enough;  // (nv, value index)
+    for (size_t i = 0; i < space.knob(knob).size(); ++i) {
+      Config fitted = c;
+      fitted[knob] = static_cast<uint32_t>(i);
+      const RowsKnobs t(space, fitted);
+      if (t.nv > preferred || t.columns() < kFewestColumnsPerWorkItem || !space.IsValid(fitted)) continue;
+      if (n % t.columns() == 0 && (!dividing || t.nv > dividing->first)) dividing = {t.nv, i};
+      if (!enough || t.nv < enough->first) enough = {t.nv, i};
+    }
+    const auto fit = dividing ? dividing : enough;
+    if (!fit || fit->second == c[knob]) return {};
+    c[knob] = static_cast<uint32_t>(fit->second);
+    return "columns per work-item fitted to N";
   }
 };
 

@@ -28,7 +28,7 @@ const Preferred kCpuChannelVector{{"vec", {kNativeWidth}}, {"tile_oc", {4}},   {
                                   {"work_group", {4}},     {"unroll_kw", {1}}, {"pad_input", {1}}};
 // Winograd on channel blocks: two vectors of output channels and six tiles per work-item, the
 // input channels unrolled by four (what 400-trial runs chose on most of ResNet-18's 3x3 layers,
-// for both tile sizes), the input transformed by the pre-pass (but see PreferTheKernelsTransform).
+// for both tile sizes), the input transformed by the pre-pass (but see the template's FitToTheShape).
 const Preferred kCpuWinogradTiles{{"vec", {kNativeWidth}}, {"tile_oc", {2}},   {"tiles", {6}},
                                   {"work_group", {4}},     {"unroll_ci", {4}}, {"fused_ci", {0}}};
 const Preferred kCpuGemmTiles{{"tile_x", {8, 8, 16, 1}},
@@ -84,7 +84,7 @@ const std::map<std::string, Preferred, std::less<>>& CpuTable() {
       {"batch_matmul_tiled", kCpuGemmTiles},
       // Eight vectors of columns per work-item, sixteen steps of K unrolled, one work-item per
       // group: 1.3-2.2x the former two vectors, four steps, groups of four on VGG-16's dense
-      // layers at one and four rows (notebook, 2026-11-27); but see FitTheColumnsPerWorkItem.
+      // layers at one and four rows (notebook, 2026-11-27); but see the template's FitToTheShape.
       {"gemm_rows", {{"vec", {kNativeWidth}}, {"nv", {8}}, {"unroll_k", {16}}, {"work_group", {1}}}},
       {"conv2d_implicit_gemm",
        {{"tile_x", {1, 1, 4, 16}}, {"tile_y", {1, 1, 8, 4}}, {"tile_k", {1, 16, 1}}, {"auto_unroll_max_step", {64}}}},
@@ -216,82 +216,16 @@ std::optional<StartingConfig> ClassStartingConfig(const KernelTemplate& kernel, 
   return std::nullopt;
 }
 
-// Past this many bytes of transformed input, a pre-pass's round trip through memory costs more
-// than a second transform in the kernel: on VGG-16's 224x224 layer (51 MB) the kernel's own
-// transform was 1.45x faster; on ResNet-18's 56x56 layer (3.2 MB) 0.8x (notebook, 2026-11-27).
-constexpr size_t kPrePassBytesWorthFusing = size_t{16} << 20;
-
-// A sketch whose pre-pass transforms the input (the Winograd ones: fused_ci 0) transforms it
-// in the kernel instead, 64 channels at a time or as many as fit, where the pre-pass's output
-// is far larger than a core's caches and each tile would be transformed at most twice (output
-// channels in at most two groups of tile_oc vectors).
-bool PreferTheKernelsTransform(const KernelTemplate& kernel, const ConfigSpace& space, const Workload& workload,
-                               Config& config) {
-  if (!space.HasKnob("fused_ci") || !space.HasKnob("tile_oc") || workload.op != "conv2d") return false;
-  const auto pre_pass = kernel.PrePassOf(workload, space, config);
-  if (!pre_pass || pre_pass->scratch_elements * sizeof(float) <= kPrePassBytesWorthFusing) return false;
-  const int64_t per_group = space.Scalar(config, "tile_oc") * space.Scalar(config, "vec");
-  if (workload.Dim("co") > 2 * per_group) return false;
-  const size_t knob = space.KnobIndex("fused_ci");
-  for (size_t i = space.knob(knob).size(); i-- > 1;) {
-    Config fused = config;
-    fused[knob] = static_cast<uint32_t>(i);
-    if (!space.IsValid(fused)) continue;
-    config = std::move(fused);
-    return true;
-  }
-  return false;
-}
-
-// A work-item whose columns run past N loads the vector that N cuts lane by lane
-// (kernels/gemm_rows.cl), so columns that divide N need no such work-item. Work-items of fewer
-// than 32 columns stream too little of each row of B (1000 columns as 125 work-items of 8:
-// 3-4 ms, as 31 of 32 and one of 8: 1.1-2 ms). So the most vectors, up to the start's, whose
-// columns divide N and number at least 32; where none do, the fewest that reach 32 (on 1000
-// columns two vectors and eight measured alike, notebook 2026-11-27).
-constexpr int64_t kFewestColumnsPerWorkItem = 32;
-
-bool FitTheColumnsPerWorkItem(const ConfigSpace& space, const Workload& workload, Config& config) {
-  if (!space.HasKnob("nv") || !space.HasKnob("vec") || workload.op != "gemm") return false;
-  const int64_t n = workload.Dim("n"), vec = space.Scalar(config, "vec");
-  const int64_t preferred = space.Scalar(config, "nv");
-  const size_t knob = space.KnobIndex("nv");
-  const auto nv_of = [&](size_t i) { return space.knob(knob).value(i)[0]; };
-  std::optional<size_t> dividing, enough;
-  for (size_t i = 0; i < space.knob(knob).size(); ++i) {
-    Config c = config;
-    c[knob] = static_cast<uint32_t>(i);
-    const int64_t nv = nv_of(i), columns = vec * nv;
-    if (nv > preferred || columns < kFewestColumnsPerWorkItem || !space.IsValid(c)) continue;
-    if (n % columns == 0 && (!dividing || nv > nv_of(*dividing))) dividing = i;
-    if (!enough || nv < nv_of(*enough)) enough = i;
-  }
-  const auto fit = dividing ? dividing : enough;
-  if (!fit || *fit == config[knob]) return false;
-  config[knob] = static_cast<uint32_t>(*fit);
-  return true;
-}
-
 }  // namespace
 
 std::optional<StartingConfig> DeviceStartingConfig(const KernelTemplate& kernel, const ConfigSpace& space,
                                                    const DeviceInfo& device, const Workload* workload) {
   auto start = ClassStartingConfig(kernel, space, device);
   if (start && workload) {
-    const std::string fitted = FitToTheShape(kernel, space, *workload, device, start->config);
+    const std::string fitted = kernel.FitToTheShape(*workload, space, device, start->config);
     if (!fitted.empty()) start->note += ", " + fitted;
   }
   return start;
-}
-
-std::string FitToTheShape(const KernelTemplate& kernel, const ConfigSpace& space, const Workload& workload,
-                          const DeviceInfo& device, Config& config) {
-  std::string changed;
-  if (IsCpu(device) && PreferTheKernelsTransform(kernel, space, workload, config))
-    changed = "input transform in the kernel";
-  if (FitTheColumnsPerWorkItem(space, workload, config))
-    changed += std::string(changed.empty() ? "" : ", ") + "columns per work-item fitted to N";
-  return changed;
 }
 
 }  // namespace tt

@@ -23,16 +23,8 @@ struct StartingConfig {
 // preferred values adapted to the workload's extents, with the values the space rejects
 // taken back one knob at a time; nullopt only when the space has no valid config a seeded
 // search finds. Given the workload, values that depend on its shape beyond the space's
-// extents are chosen for it too (the Winograd sketches' input transform).
+// extents are chosen for it too (KernelTemplate::FitToTheShape).
 std::optional<StartingConfig> DeviceStartingConfig(const KernelTemplate& kernel, const ConfigSpace& space,
                                                    const DeviceInfo& device, const Workload* workload = nullptr);
-
-// The values of a valid `config` that depend on the workload's shape beyond the space's
-// extents, chosen for `workload` on `device`: on a CPU, the Winograd sketches' input transform
-// in the kernel for a large image; gemm_rows' columns per work-item fitted to N. Applied to
-// device starts and to configs transferred from other shapes (where the source's values were
-// chosen for its shape); the config stays valid. Returns what it changed ("" for nothing).
-std::string FitToTheShape(const KernelTemplate& kernel, const ConfigSpace& space, const Workload& workload,
-                          const DeviceInfo& device, Config& config);
 
 }  // namespace tt

@@ -17,7 +17,7 @@ std::vector<FirstGuess> FirstGuesses(const TrialHistory& history, const KernelTe
   };
   for (TransferredConfig& t : TransferConfigs(history, scope, workload, space, transfers)) {
     // The source's shape-bound values (the input transform, columns per work-item) fitted to this shape.
-    const std::string fitted = FitToTheShape(kernel, space, workload, device, t.config);
+    const std::string fitted = kernel.FitToTheShape(workload, space, device, t.config);
     if (known(t.config)) continue;
     guesses.push_back(
         {std::move(t.config), "transferred from " + DescribeTransfer(t) + (fitted.empty() ? "" : ", " + fitted)});

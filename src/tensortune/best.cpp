@@ -3,7 +3,6 @@
 #include "core/errors.h"
 #include "history/history_queries.h"
 #include "ops/kernel_template.h"
-#include "ops/starting_config.h"
 #include "ranking/transfer.h"
 #include "space/knob_schema.h"
 
@@ -56,7 +55,7 @@ std::optional<std::pair<BestConfig, double>> Fallback(const TrialHistory& histor
   if (transferred.empty()) return std::nullopt;
   const RankedRecord& r = transferred.front().source;
   Config config = transferred.front().config;
-  FitToTheShape(*t.kernel, space, query.workload, *t.device, config);
+  t.kernel->FitToTheShape(query.workload, space, *t.device, config);
   BestConfig best = Describe(t, space, config, query);
   best.gflops = r.gflops;
   best.fallback = true;

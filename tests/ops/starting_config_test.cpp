@@ -138,15 +138,15 @@ TEST(StartingConfig, FitToTheShapeAdaptsATransferredConfig) {
   const ConfigSpace space = f2.Space(vgg, LimitsFor(cpu));
   Config transferred = DeviceStartingConfig(f2, space, cpu)->config;  // as from a small layer: the pre-pass
   ASSERT_EQ(space.Scalar(transferred, "fused_ci"), 0);
-  EXPECT_EQ(FitToTheShape(f2, space, vgg, cpu, transferred), "input transform in the kernel");
+  EXPECT_EQ(f2.FitToTheShape(vgg, space, cpu, transferred), "input transform in the kernel");
   EXPECT_EQ(space.Scalar(transferred, "fused_ci"), 64);
   EXPECT_TRUE(space.IsValid(transferred));
   const Config fitted = transferred;
-  EXPECT_EQ(FitToTheShape(f2, space, vgg, cpu, transferred), "");
+  EXPECT_EQ(f2.FitToTheShape(vgg, space, cpu, transferred), "");
   EXPECT_EQ(transferred, fitted);
   // Not on a GPU, where the rule was never measured.
   Config on_gpu = DeviceStartingConfig(f2, space, cpu)->config;
-  EXPECT_EQ(FitToTheShape(f2, space, vgg, Device("gpu", 4), on_gpu), "");
+  EXPECT_EQ(f2.FitToTheShape(vgg, space, Device("gpu", 4), on_gpu), "");
 }
 
 }  // namespace
