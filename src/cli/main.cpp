@@ -219,6 +219,13 @@ int TensortuneMain(int argc, char** argv) {
   net_cmd->add_flag(
       "--warm-similar", net.tuning.warm_similar,
       "Start each tuner (other than auto) from similar workloads' records on this device, this run's included");
+  std::string net_warm_from = "auto";
+  net_cmd
+      ->add_option("--warm-from", net_warm_from,
+                   "Each task's records on other devices: auto (the most similar devices' fastest config among its "
+                   "first guesses, and its tuner primed with them) or none")
+      ->check(CLI::IsMember({"auto", "none"}))
+      ->capture_default_str();
   net_cmd->add_flag("--no-winograd", net.tuning.no_winograd,
                     "Leave the Winograd sketches out (their rounding error: docs/templates.md)");
   net_cmd->add_flag("--measure-default", net.tuning.measure_default,
@@ -282,6 +289,7 @@ int TensortuneMain(int argc, char** argv) {
     if (app.got_subcommand("tune-network")) {
       net.batch_given = net_cmd->count("--batch") > 0;
       net.tuning.tuner_options = ParseKeyValues(net_tuner_opts);
+      net.tuning.warm_from_devices = net_warm_from == "auto";
       net.tuning.command = JoinArgs(argc, argv);
       return tt::RunTuneNetwork(net, std::cout);
     }

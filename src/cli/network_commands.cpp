@@ -371,9 +371,11 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
         out << UntunedLine(network, model) << " (`tensortune tasks " << o.network << "` lists them)\n";
       out << fmt::format(
           "{} of {} tasks have trials of their own in the history; the first round measures every other task's "
-          "best guess (the most similar measured workload's config, else its sketch's starting config for this "
-          "device), heaviest tasks first; each sketch's tuner then starts at its first round from those{}\n",
+          "best guess (the most similar measured workload's config{}, else its sketch's starting config for this "
+          "device), heaviest tasks first; each sketch's tuner then starts at its first round from those{}{}\n",
           r.WarmTasks(), r.tasks.size(),
+          options.warm_from_devices ? " and the fastest of its records on the most similar other device" : "",
+          options.warm_from_devices ? ", from its records on other devices" : "",
           options.warm_similar ? " and from similar workloads' records on this device (this run's included)" : "");
     }
     std::string line = LatencyLine(r);

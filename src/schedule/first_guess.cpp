@@ -1,15 +1,46 @@
 #include "schedule/first_guess.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <optional>
 
 #include "ops/starting_config.h"
 #include "ranking/transfer.h"
+#include "space/config_adapt.h"
+#include "warmstart/cross_device.h"
 
 namespace tt {
+namespace {
+
+// The fastest config of `workload` recorded on the most similar other device that is valid
+// here (another device's limits can rule its best out).
+std::optional<FirstGuess> OtherDeviceBest(const TrialHistory& history, const TemplateRef& ref, const Workload& workload,
+                                          const ConfigSpace& space, const DeviceInfo& device) {
+  CrossDeviceOptions most_similar;
+  most_similar.max_devices = 1;
+  const CrossDeviceStart cross = CrossDeviceWarmStart(history, workload, ref, device, most_similar);
+  if (cross.sources.empty()) return std::nullopt;
+  std::vector<const TransferSample*> ran;
+  for (const TransferSample& s : cross.warm_start.transfer)
+    if (s.gflops > 0) ran.push_back(&s);
+  std::stable_sort(ran.begin(), ran.end(), [](const auto* a, const auto* b) { return a->gflops > b->gflops; });
+  const DeviceSource& source = cross.sources.front();
+  for (const TransferSample* s : ran) {
+    const auto adapted = AdaptConfig(space, s->values);
+    if (!adapted || adapted->why_invalid) continue;
+    return FirstGuess{adapted->config,
+                      fmt::format("the fastest of this workload's {} records on {} (similarity {:.2f})", source.records,
+                                  source.device.name, source.similarity)};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 std::vector<FirstGuess> FirstGuesses(const TrialHistory& history, const KernelTemplate& kernel, const TemplateRef& ref,
                                      int64_t device_id, const Workload& workload, const ConfigSpace& space,
-                                     const DeviceInfo& device, size_t transfers) {
+                                     const DeviceInfo& device, size_t transfers, bool other_devices) {
   std::vector<FirstGuess> guesses;
   const HistoryScope scope = TransferScope(history, ref.name, space, ref.source_hash, device_id);
   const auto known = [&](const Config& config) {
@@ -22,11 +53,13 @@ std::vector<FirstGuess> FirstGuesses(const TrialHistory& history, const KernelTe
     guesses.push_back(
         {std::move(t.config), "transferred from " + DescribeTransfer(t) + (fitted.empty() ? "" : ", " + fitted)});
   }
-  if (auto start = DeviceStartingConfig(kernel, space, device, &workload)) {
-    // Second, after the best transfer: a first round that measures two guesses measures both.
-    if (!known(start->config))
-      guesses.insert(guesses.begin() + (guesses.empty() ? 0 : 1), {std::move(start->config), start->note});
-  }
+  // After the best transfer: a first round that measures two guesses measures both.
+  auto next = guesses.begin() + (guesses.empty() ? 0 : 1);
+  if (other_devices)
+    if (auto best = OtherDeviceBest(history, ref, workload, space, device); best && !known(best->config))
+      next = guesses.insert(next, std::move(*best)) + 1;
+  if (auto start = DeviceStartingConfig(kernel, space, device, &workload))
+    if (!known(start->config)) guesses.insert(next, {std::move(start->config), start->note});
   return guesses;
 }
 

@@ -19,13 +19,14 @@ struct FirstGuess {
 };
 
 // Distinct, every one valid in `space`: the best of at most `transfers` transferred configs
-// (ranking/transfer.h: the same transfer as `best`), then the starting config for `device`
-// (ops/starting_config.h) when it is not among them, then the other transfers. A history
-// recorded with older kernels or on other workloads can transfer worse than the device's
-// start, so a first round that can afford two guesses measures both. Empty only for a space
-// without a valid config.
+// (ranking/transfer.h: the same transfer as `best`); with `other_devices`, the fastest config
+// recorded for this very workload on the most similar other device (warmstart/cross_device.h);
+// then the starting config for `device` (ops/starting_config.h) when it is not among them, then
+// the other transfers. A history recorded with older kernels or on other workloads can
+// transfer worse than the device's start, so a first round that can afford two guesses
+// measures both. Empty only for a space without a valid config.
 std::vector<FirstGuess> FirstGuesses(const TrialHistory& history, const KernelTemplate& kernel, const TemplateRef& ref,
                                      int64_t device_id, const Workload& workload, const ConfigSpace& space,
-                                     const DeviceInfo& device, size_t transfers);
+                                     const DeviceInfo& device, size_t transfers, bool other_devices);
 
 }  // namespace tt

@@ -329,7 +329,7 @@ std::vector<size_t> NetworkRun::HeaviestFirst() const {
 // starting config.
 std::vector<FirstGuess> NetworkRun::Guesses(const Sketch& sketch) const {
   return FirstGuesses(store_, *sketch.kernel, sketch.ref, sketch.ids.device, sketch.task->workload(),
-                      sketch.task->space(), device_, kTransferredGuesses);
+                      sketch.task->space(), device_, kTransferredGuesses, o_.warm_from_devices);
 }
 
 // Measures the guesses in order while the budget lasts until `wanted` of them measured ok; the
@@ -415,18 +415,16 @@ void NetworkRun::EndFirstGuessRun(Sketch& sketch) {
 }
 
 // A sketch's tuner, made when the sketch is first given a round, so that it starts from
-// everything recorded by then: the task's own trials, and with --warm-similar (for a tuner
-// other than auto, which reads the history its own way) the records of similar workloads on
-// this device, this run's finished rounds included: the tasks tuned earlier in the run give the
-// later ones a warm start.
+// everything recorded by then: the task's own trials; for a tuner other than auto (which reads
+// the history its own way) the task's records on other devices (unless --warm-from none), and
+// with --warm-similar the records of similar workloads on this device, this run's finished
+// rounds included: the tasks tuned earlier in the run give the later ones a warm start.
 void NetworkRun::StartTuner(size_t task, size_t s) {
   Sketch& sketch = slots_[task].sketches[s];
   std::optional<TunerPrime> prime;
-  if (o_.warm_similar && o_.tuner != "auto") {
+  if (o_.tuner != "auto") {
     const FlowTask flow{sketch.task->workload(), sketch.ref, sketch.ids, &sketch.task->space(), o_.retry_failed};
-    SimilarWorkloadsStart similar = SimilarWorkloadsWarmStart(store_, flow);
-    if (similar.workloads > 0)
-      prime = TunerPrime{std::move(similar.warm_start), "warm start from " + similar.Describe()};
+    prime = NetworkTaskPrime(store_, flow, device_, o_.warm_similar, o_.warm_from_devices);
   }
   const TunerStart start = StartTaskTuner(*sketch.task, store_, sketch.ids, sketch.ref, o_.tuner, sketch.seed,
                                           o_.tuner_options, o_.retry_failed, prime ? &*prime : nullptr);

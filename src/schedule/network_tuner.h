@@ -36,6 +36,9 @@ struct NetworkTuneOptions {
   // run's finished rounds included). Off by default: one side-by-side ResNet-18 pair came out
   // better at one thread and worse at two (docs/results.md).
   bool warm_similar = false;
+  // The task's records on other devices (the most similar ones): the fastest of them among its
+  // first guesses, and a tuner other than auto primed with them (as tune --warm-from auto).
+  bool warm_from_devices = true;
   // Also measure each task's untuned template default (UntiledConfig), for default_time_s and
   // the speed-up over it; off by default, since it spends one trial per task on a config
   // nobody keeps.

@@ -4,11 +4,13 @@
 // transfer-learned cost model).
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "history/trial_history.h"
 #include "schedule/tuning_task.h"
 #include "tuners/warm_start.h"
+#include "warmstart/flow.h"
 
 namespace tt {
 
@@ -27,6 +29,13 @@ struct TunerPrime {
   WarmStart warm_start;
   std::string explanation;
 };
+
+// What tune-network primes a task's tuner with (for a tuner other than auto): with
+// `similar_workloads`, similar workloads' records on this device (warmstart/flow.h); with
+// `other_devices`, this task's records on the most similar other devices
+// (warmstart/cross_device.h); each source keeps its own scale. nullopt when neither has any.
+std::optional<TunerPrime> NetworkTaskPrime(const TrialHistory& store, const FlowTask& task, const DeviceInfo& device,
+                                           bool similar_workloads, bool other_devices);
 
 // `prime` (may be null) primes a tuner other than auto.
 TunerStart StartTaskTuner(TuningTask& task, const TrialHistory& store, const TaskIds& ids,

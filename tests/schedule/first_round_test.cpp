@@ -235,5 +235,42 @@ TEST(FirstRound, WithNothingMeasuredATaskStartsFromItsDeviceClassConfig) {
   EXPECT_NE(report.tasks[0].first->config_key, UntiledKey(report.tasks[0].task.workload));
 }
 
+// A task recorded on another device (here another CPU) but not on this one: its first guess is
+// that device's fastest config, and a bo tuner starts primed with that device's records; with
+// --warm-from none, neither.
+TEST(FirstRound, ATaskRecordedOnAnotherDeviceStartsFromThatDevicesFastestConfig) {
+  TempDir dir;
+  const std::string db = dir.File("h.db");
+  auto store = SqliteHistoryStore::Open(db);
+  FakeMeasurer fake{testing::IndexGflops};
+  const Network one =
+      ParseNetwork(R"({"name": "one", "layers": [{"name": "g", "op": "gemm", "shape": "64,64,64"}]})", "one");
+  TuneNetwork(*store, fake, CpuDevice("other-cpu"), testing::kLimits, one, Options(40), nullptr);
+  const auto fastest = Column(db,
+                              "SELECT t.config_key FROM trials t JOIN devices d ON d.id = t.device_id WHERE d.name = "
+                              "'other-cpu' AND t.status = 'ok' ORDER BY t.gflops DESC LIMIT 1");
+  ASSERT_EQ(fastest.size(), 1u);
+
+  NetworkTuneOptions o = Options(1);
+  const auto report = TuneNetwork(*store, fake, CpuDevice(), testing::kLimits, one, o, nullptr);
+  ASSERT_TRUE(report.tasks.at(0).first);
+  const auto& first = *report.tasks[0].first;
+  EXPECT_EQ(first.source.rfind("the fastest of this workload's 40 records on other-cpu", 0), 0u) << first.source;
+  EXPECT_EQ(first.config_key, fastest[0]);
+
+  o.trials = 12;
+  o.tuner = "bo";
+  const auto primed = TuneNetwork(*store, fake, CpuDevice("third-cpu"), testing::kLimits, one, o, nullptr);
+  ASSERT_FALSE(primed.tasks.at(0).sketches.empty());
+  EXPECT_NE(primed.tasks[0].sketches[0].flow.find("other devices' records of this task"), std::string::npos)
+      << primed.tasks[0].sketches[0].flow;
+
+  o.warm_from_devices = false;
+  const auto cold = TuneNetwork(*store, fake, CpuDevice("fourth-cpu"), testing::kLimits, one, o, nullptr);
+  ASSERT_TRUE(cold.tasks.at(0).first);
+  EXPECT_EQ(cold.tasks[0].first->source.rfind("cpu start", 0), 0u) << cold.tasks[0].first->source;
+  EXPECT_EQ(cold.tasks[0].sketches.at(0).flow, "");
+}
+
 }  // namespace
 }  // namespace tt
