@@ -15,8 +15,9 @@ namespace {
 
 // The fastest config of `workload` recorded on the most similar other device that is valid
 // here (another device's limits can rule its best out).
-std::optional<FirstGuess> OtherDeviceBest(const TrialHistory& history, const TemplateRef& ref, const Workload& workload,
-                                          const ConfigSpace& space, const DeviceInfo& device) {
+std::optional<FirstGuess> OtherDeviceBest(const TrialHistory& history, const KernelTemplate& kernel,
+                                          const TemplateRef& ref, const Workload& workload, const ConfigSpace& space,
+                                          const DeviceInfo& device) {
   CrossDeviceOptions most_similar;
   most_similar.max_devices = 1;
   const CrossDeviceStart cross = CrossDeviceWarmStart(history, workload, ref, device, most_similar);
@@ -29,9 +30,13 @@ std::optional<FirstGuess> OtherDeviceBest(const TrialHistory& history, const Tem
   for (const TransferSample* s : ran) {
     const auto adapted = AdaptConfig(space, s->values);
     if (!adapted || adapted->why_invalid) continue;
-    return FirstGuess{adapted->config,
-                      fmt::format("the fastest of this workload's {} records on {} (similarity {:.2f})", source.records,
-                                  source.device.name, source.similarity)};
+    Config config = adapted->config;
+    std::string note = fmt::format("the fastest of this workload's {} records on {} (similarity {:.2f})",
+                                   source.records, source.device.name, source.similarity);
+    // Values that depend on this device's class (a GPU's config on a CPU).
+    if (const std::string fitted = kernel.FitToTheShape(workload, space, device, config); !fitted.empty())
+      note += ", " + fitted;
+    return FirstGuess{std::move(config), std::move(note)};
   }
   return std::nullopt;
 }
@@ -56,7 +61,7 @@ std::vector<FirstGuess> FirstGuesses(const TrialHistory& history, const KernelTe
   // After the best transfer: a first round that measures two guesses measures both.
   auto next = guesses.begin() + (guesses.empty() ? 0 : 1);
   if (other_devices)
-    if (auto best = OtherDeviceBest(history, ref, workload, space, device); best && !known(best->config))
+    if (auto best = OtherDeviceBest(history, kernel, ref, workload, space, device); best && !known(best->config))
       next = guesses.insert(next, std::move(*best)) + 1;
   if (auto start = DeviceStartingConfig(kernel, space, device, &workload))
     if (!known(start->config)) guesses.insert(next, {std::move(start->config), start->note});

@@ -2,7 +2,8 @@
 // What tune-network's first round measures for a task that has nothing measured of its own:
 // its best guess instead of its template's untuned default. The configs of the most similar
 // workloads measured on this device (this run's earlier tasks are recorded as they finish, so
-// they count), adapted to the task's space and shape, then the device-class starting config.
+// they count), adapted to the task's space and shape; the fastest config of this workload on
+// the most similar other device; then the device-class starting config.
 #include <cstddef>
 #include <string>
 #include <vector>
