@@ -7,7 +7,7 @@
 
 #include "ops/starting_config.h"
 #include "ranking/transfer.h"
-#include "space/config_adapt.h"
+#include "tuners/warm_configs.h"
 #include "warmstart/cross_device.h"
 
 namespace tt {
@@ -22,23 +22,15 @@ std::optional<FirstGuess> OtherDeviceBest(const TrialHistory& history, const Ker
   most_similar.max_devices = 1;
   const CrossDeviceStart cross = CrossDeviceWarmStart(history, workload, ref, device, most_similar);
   if (cross.sources.empty()) return std::nullopt;
-  std::vector<const TransferSample*> ran;
-  for (const TransferSample& s : cross.warm_start.transfer)
-    if (s.gflops > 0) ran.push_back(&s);
-  std::stable_sort(ran.begin(), ran.end(), [](const auto* a, const auto* b) { return a->gflops > b->gflops; });
+  std::vector<Config> fastest = BestWarmConfigs(space, cross.warm_start, 1);  // one source: by GFLOPS
+  if (fastest.empty()) return std::nullopt;
   const DeviceSource& source = cross.sources.front();
-  for (const TransferSample* s : ran) {
-    const auto adapted = AdaptConfig(space, s->values);
-    if (!adapted || adapted->why_invalid) continue;
-    Config config = adapted->config;
-    std::string note = fmt::format("the fastest of this workload's {} records on {} (similarity {:.2f})",
-                                   source.records, source.device.name, source.similarity);
-    // Values that depend on this device's class (a GPU's config on a CPU).
-    if (const std::string fitted = kernel.FitToTheShape(workload, space, device, config); !fitted.empty())
-      note += ", " + fitted;
-    return FirstGuess{std::move(config), std::move(note)};
-  }
-  return std::nullopt;
+  std::string note = fmt::format("the fastest of this workload's {} records on {} (similarity {:.2f})", source.records,
+                                 source.device.name, source.similarity);
+  // Values that depend on this device's class (a GPU's config on a CPU).
+  if (const std::string fitted = kernel.FitToTheShape(workload, space, device, fastest.front()); !fitted.empty())
+    note += ", " + fitted;
+  return FirstGuess{std::move(fastest.front()), std::move(note)};
 }
 
 }  // namespace
