@@ -12,7 +12,9 @@
 # BUILD_DIR (build-bench), SKIP_BUILD=1 to use an existing build, TUNE_CPUS (unset: tune-network
 # on every core; "0": tuning pinned to that core list with as many POCL threads, so that other
 # work can use the rest), PREFIX=1 (one run of the largest budget per network and seed, each
-# smaller budget re-timed on its first N trials: bench/history_prefix.py), HISTORY_NETWORKS
+# smaller budget re-timed on its first N trials: bench/history_prefix.py; the full run's
+# re-timed leaders keep their merged times in the prefixes, which are not re-timed themselves:
+# pass --retime-share 0 for prefixes of a run without re-timing), HISTORY_NETWORKS
 # (e.g. "alexnet vgg16": tuned first, HISTORY_TRIALS (400) trials each, seed 1, into one
 # database that every run then starts from, a copy each: what a grown history buys), or
 # HISTORY_DB (such a database built before). Extra arguments go to every tune-network (e.g. --tuner auto). Nothing

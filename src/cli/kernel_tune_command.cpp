@@ -80,6 +80,7 @@ KernelTuneOutcome TuneUserKernel(const UserKernelSpec& spec, const KernelTuneOpt
     throw UserError("trials must be 0 (every valid config) to " + std::to_string(kMaxTrials));
   CheckMeasuringTimes(o.timeout_s, 0.0);
   TaskTuneOptions options = o.tuning;
+  options.retime_share = 0;  // Kernel Tuner's `iterations` timed runs per config, as its users expect
   options.trials = 1;
   options.Check();
   UserKernelTemplate kernel(spec);

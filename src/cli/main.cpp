@@ -114,6 +114,10 @@ void AddMeasuringOptions(CLI::App& cmd, tt::TuneOptions& o) {
   cmd.add_option("--min-time", o.min_time_s, "Minimum total timed seconds per configuration")->capture_default_str();
   cmd.add_option("--time-limit", o.tuning.time_limit_s, "Stop after this many seconds (0: no limit)")
       ->capture_default_str();
+  cmd.add_option("--retime-share", o.tuning.retime_share,
+                 "After the search, the leading configs are timed again side by side, at most this share of the "
+                 "trials (0: none)")
+      ->capture_default_str();
   cmd.add_flag("--retry-failed", o.tuning.retry_failed,
                "Measure again configs whose only records are environment failures (timeouts included)");
   cmd.add_flag("--no-winograd", o.no_winograd,
@@ -228,6 +232,11 @@ int TensortuneMain(int argc, char** argv) {
       ->capture_default_str();
   net_cmd->add_flag("--no-winograd", net.tuning.no_winograd,
                     "Leave the Winograd sketches out (their rounding error: docs/templates.md)");
+  net_cmd
+      ->add_option("--retime-share", net.tuning.retime_share,
+                   "After the search, the heaviest tasks' leading configs are timed again side by side, at most this "
+                   "share of the trials (0: none)")
+      ->capture_default_str();
   net_cmd->add_flag("--measure-default", net.tuning.measure_default,
                     "Also measure each task's untuned template default (one trial per task), for the speed-up");
   net_cmd->add_flag("--json", net.json, "Print one JSON summary instead of text");

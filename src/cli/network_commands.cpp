@@ -91,6 +91,11 @@ nlohmann::json ReportJson(const NetworkRunReport& r, const std::string& device) 
           {"tasks_unknown", r.TasksUnknown()},
           {"tasks_unmeasured", r.TasksUnmeasured()},
           {"warm_tasks", r.WarmTasks()},
+          {"retimed",
+           {{"measurements", r.retimed.measurements},
+            {"tasks", r.retimed.tasks},
+            {"failed", r.retimed.failed},
+            {"latency_before_s", r.retimed.latency_before_s}}},
           {"interrupted", r.interrupted},
           {"exhausted", r.exhausted},
           {"tasks", tasks}};
@@ -139,6 +144,13 @@ void PrintReport(std::ostream& out, const NetworkRunReport& r) {
   if (r.DefaultLatencyS() > 0)
     out << fmt::format("; every layer at its untuned default: {:.3f} ms ({:.1f}x slower)", r.DefaultLatencyS() * 1e3,
                        r.DefaultLatencyS() / r.LatencyS());
+  if (r.retimed.measurements > 0)
+    out << fmt::format(
+        "\nthe leading configs of the {} heaviest tasks timed again side by side ({} measurements{}): "
+        "estimated {:.3f} ms before",
+        r.retimed.tasks, r.retimed.measurements,
+        r.retimed.failed > 0 ? fmt::format(", {} failed and dropped", r.retimed.failed) : "",
+        r.retimed.latency_before_s * 1e3);
   out << fmt::format("\n{} of {} trials used (network run {})\n", r.trials_used, r.trials_budget, r.network_run_id);
   if (r.exhausted) out << "every sketch of every task has been searched completely\n";
   if (r.interrupted) out << "interrupted: every finished batch is saved; the same command continues this run\n";

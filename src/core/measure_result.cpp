@@ -45,4 +45,23 @@ MeasureResult MeasureResult::Success(std::vector<double> times_s, double flops, 
   return r;
 }
 
+std::optional<MeasureResult> RetimedResult(const MeasureResult& recorded, const MeasureResult& again) {
+  if (!recorded.ok() || (again.transient && !again.ok())) return std::nullopt;
+  MeasureResult merged = recorded;
+  merged.first_launch_s += again.first_launch_s;
+  merged.verify_s += again.verify_s;
+  merged.timed_s += again.timed_s;
+  merged.wall_s += again.wall_s;
+  if (!again.ok()) {
+    merged.status = again.status;
+    merged.error = "timed again after tuning: " + again.error;
+    merged.time_s = merged.gflops = 0;
+    return merged;
+  }
+  merged.times_s.insert(merged.times_s.end(), again.times_s.begin(), again.times_s.end());
+  merged.time_s = Median(merged.times_s);
+  merged.gflops = merged.time_s > 0 ? recorded.gflops * recorded.time_s / merged.time_s : 0;
+  return merged;
+}
+
 }  // namespace tt

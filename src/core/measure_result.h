@@ -46,4 +46,11 @@ struct MeasureResult {
   static MeasureResult Success(std::vector<double> times_s, double flops, double compile_s);
 };
 
+// A recorded result once its config was timed again (schedule/retime_leaders.h): an ok result's
+// repeats join the record's (its time becomes their median, its time split grows by the new
+// one's); a failure that is not the environment's makes it a failure (the config is no longer
+// one to keep; the repeats measured before stay). nullopt, nothing to change, for a transient
+// failure or a record that was not ok.
+std::optional<MeasureResult> RetimedResult(const MeasureResult& recorded, const MeasureResult& again);
+
 }  // namespace tt

@@ -164,6 +164,38 @@ void SqliteHistoryStore::RecordBatch(int64_t run_id, const TaskIds& task, const 
   });
 }
 
+bool SqliteHistoryStore::Retime(const TaskIds& task, const std::string& config_key, const MeasureResult& again) {
+  return Translated(path_, [&] {
+    SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    SQLite::Statement read(*db_,
+                           "SELECT id, status = 'ok', times_json, time_s, gflops, first_launch_s, verify_s, timed_s, "
+                           "wall_s FROM trials WHERE workload_id = ? AND template_id = ? AND device_id = ? AND "
+                           "config_key = ? AND transient = 0");
+    SQLite::bind(read, task.workload, task.kernel_template, task.device, config_key);
+    if (!read.executeStep()) return false;
+    MeasureResult recorded;
+    if (read.getColumn(1).getInt() == 0) recorded.status = MeasureStatus::kRuntimeError;  // any failure: kept
+    recorded.times_s = nlohmann::json::parse(read.getColumn(2).getString()).get<std::vector<double>>();
+    recorded.time_s = read.getColumn(3).getDouble();
+    recorded.gflops = read.getColumn(4).getDouble();
+    recorded.first_launch_s = read.getColumn(5).getDouble();
+    recorded.verify_s = read.getColumn(6).getDouble();
+    recorded.timed_s = read.getColumn(7).getDouble();
+    recorded.wall_s = read.getColumn(8).getDouble();
+    const std::optional<MeasureResult> merged = RetimedResult(recorded, again);
+    if (!merged) return false;
+    SQLite::Statement write(*db_,
+                            "UPDATE trials SET status = ?, error = nullif(?, ''), times_json = ?, time_s = ?, "
+                            "gflops = ?, first_launch_s = ?, verify_s = ?, timed_s = ?, wall_s = ? WHERE id = ?");
+    SQLite::bind(write, std::string(ToString(merged->status)), merged->error, nlohmann::json(merged->times_s).dump(),
+                 merged->time_s, merged->gflops, merged->first_launch_s, merged->verify_s, merged->timed_s,
+                 merged->wall_s, read.getColumn(0).getInt64());
+    write.exec();
+    transaction.commit();
+    return true;
+  });
+}
+
 void SqliteHistoryStore::ReleaseClaims(int64_t run_id) {
   Translated(path_, [&] {
     SQLite::Statement q(*db_, "DELETE FROM claims WHERE run_id = ?");

@@ -130,6 +130,7 @@ class SqliteHistoryStore : public TrialHistory {
   // One transaction: either every record is written or none; their claims are dropped with it.
   void RecordBatch(int64_t run_id, const TaskIds& task, const std::vector<TrialRecord>& records) override;
   void ReleaseClaims(int64_t run_id) override;
+  bool Retime(const TaskIds& task, const std::string& config_key, const MeasureResult& again) override;
   // status: "finished", "interrupted" or "failed" (then `error` says why).
   void EndRun(int64_t run_id, std::string_view status, std::string_view error = {}) override;
 

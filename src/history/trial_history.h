@@ -90,6 +90,10 @@ class TrialHistory {
   virtual void RecordBatch(int64_t run_id, const TaskIds& task, const std::vector<TrialRecord>& records) = 0;
   virtual void ReleaseClaims(int64_t run_id) = 0;
   virtual void EndRun(int64_t run_id, std::string_view status, std::string_view error = {}) = 0;
+  // A config's final record timed again (schedule/retime_leaders.h), in one step: it becomes
+  // RetimedResult(record, again). False, nothing written, when the task has no final record of
+  // the key or there is nothing to change.
+  virtual bool Retime(const TaskIds& task, const std::string& config_key, const MeasureResult& again) = 0;
 
   // What a task's tuner starts from: the configs that count as measured, oldest first (every
   // final record, and a config that timed out in two runs unless `retry_transient`), and the

@@ -12,6 +12,7 @@
 #include "ops/conv2d_templates.h"
 #include "schedule/budget.h"
 #include "schedule/first_guess.h"
+#include "schedule/retime_leaders.h"
 #include "schedule/run_recorder.h"
 #include "schedule/sketch_prior.h"
 #include "schedule/sketch_selector.h"
@@ -84,6 +85,7 @@ class NetworkRun {
   void Start(const Network& network);
   void FirstRound(Budget& budget);
   void Search(Budget& budget, const NetworkProgress& progress);
+  void RetimeLeaders(const Budget& budget);
   void End(std::string_view status, std::string_view error = {});
   NetworkRunReport& report() { return report_; }
 
@@ -492,6 +494,33 @@ void NetworkRun::Search(Budget& budget, const NetworkProgress& progress) {
   }
 }
 
+// The heaviest tasks first (weight x estimated latency), while the share of the trials allows.
+void NetworkRun::RetimeLeaders(const Budget& budget) {
+  RetimeReport& retimed = report_.retimed;
+  retimed.latency_before_s = report_.LatencyS();
+  auto allowance = static_cast<int64_t>(o_.retime_share * static_cast<double>(budget.used()));
+  std::vector<std::pair<double, size_t>> heaviest;
+  for (size_t t = 0; t < slots_.size(); ++t)
+    if (const auto latency = report_.tasks[t].LatencyS())
+      heaviest.emplace_back(-static_cast<double>(report_.tasks[t].task.weight) * *latency, t);
+  std::sort(heaviest.begin(), heaviest.end());
+  for (const auto& [weighted_latency, t] : heaviest) {
+    if (allowance < kRetimeRounds || (interrupt_ && interrupt_->load())) break;
+    std::vector<SketchRecords> records;
+    for (Sketch& sketch : slots_[t].sketches) records.push_back({sketch.task.get(), sketch.ids});
+    const RetimeOutcome outcome = RetimeWithin(store_, measurer_, records, allowance, interrupt_);
+    if (outcome.measurements == 0) continue;
+    allowance -= outcome.measurements;
+    retimed.measurements += outcome.measurements;
+    retimed.failed += outcome.failed;
+    ++retimed.tasks;
+    Refresh(slots_[t], report_.tasks[t]);
+    if (!outcome.broken.empty()) Broken(outcome.broken);
+  }
+  if (retimed.measurements > 0 && std::isfinite(report_.LatencyS()))
+    store_.RecordNetworkProgress(report_.network_run_id, budget.used(), report_.LatencyS());
+}
+
 void NetworkRun::End(std::string_view status, std::string_view error) {
   for (size_t i = 0; i < slots_.size(); ++i) {
     NetworkTaskReport& report = report_.tasks[i];
@@ -512,55 +541,13 @@ void NetworkRun::End(std::string_view status, std::string_view error) {
 
 }  // namespace
 
-std::optional<std::pair<size_t, TaskBest>> NetworkTaskReport::Best() const {
-  std::optional<std::pair<size_t, TaskBest>> best;
-  for (size_t s = 0; s < sketches.size(); ++s)
-    if (sketches[s].best && (!best || sketches[s].best->time_s < best->second.time_s)) best = {s, *sketches[s].best};
-  return best;
-}
-
-std::optional<double> NetworkTaskReport::LatencyS() const {
-  if (const auto best = Best()) return std::min(best->second.time_s, default_time_s.value_or(best->second.time_s));
-  return default_time_s;
-}
-
-double NetworkRunReport::LatencyS() const {
-  double total = 0;
-  for (const auto& t : tasks)
-    if (const auto latency = t.LatencyS()) total += static_cast<double>(t.task.weight) * *latency;
-  return total;
-}
-
-double NetworkRunReport::DefaultLatencyS() const {
-  double total = 0;
-  for (const auto& t : tasks)
-    if (t.default_time_s) total += static_cast<double>(t.task.weight) * *t.default_time_s;
-  return total;
-}
-
-int NetworkRunReport::TasksAtDefault() const {
-  return static_cast<int>(
-      std::count_if(tasks.begin(), tasks.end(), [](const auto& t) { return !t.Best() && t.default_time_s; }));
-}
-
-int NetworkRunReport::TasksUnknown() const {
-  return static_cast<int>(std::count_if(tasks.begin(), tasks.end(), [](const auto& t) { return !t.LatencyS(); }));
-}
-
-int NetworkRunReport::TasksUnmeasured() const {
-  return static_cast<int>(std::count_if(tasks.begin(), tasks.end(), [](const auto& t) { return t.Unmeasured(); }));
-}
-
-int NetworkRunReport::WarmTasks() const {
-  return static_cast<int>(std::count_if(tasks.begin(), tasks.end(), [](const auto& t) { return t.started_warm; }));
-}
-
 void NetworkTuneOptions::Check() const {
   CheckCount("--trials", trials, kMaxTrials);
   CheckCount("--batch-size", batch_size, kMaxBatchSize);
   CheckCount("--batch", batch, kMaxNetworkBatch);
   CheckSeconds("--time-limit", time_limit_s, true, kMaxTimeLimitSeconds);
   if (!(scheduling.ucb_c >= 0 && scheduling.ucb_c <= 100)) throw UserError("--ucb-c must be a number from 0 to 100");
+  if (!(retime_share >= 0 && retime_share <= 1)) throw UserError("--retime-share must be a number from 0 to 1");
   CheckTaskSchedulerName(scheduler);
   CheckSketchSelectorName(sketch_policy);
 }
@@ -577,6 +564,7 @@ NetworkRunReport TuneNetwork(SqliteHistoryStore& store, Measurer& measurer, cons
     run.FirstRound(budget);
     if (progress) progress(run.report());
     run.Search(budget, progress);
+    if (o.retime_share > 0 && !budget.interrupted() && !budget.time_up()) run.RetimeLeaders(budget);
   } catch (const std::exception& e) {
     try {
       run.End("failed", e.what());

@@ -46,6 +46,10 @@ struct NetworkTuneOptions {
   // Leave the Winograd sketches out (ops/conv2d_templates.h, IsWinogradSketch): for a model
   // that needs the direct convolution's rounding error.
   bool no_winograd = false;
+  // After the search, the heaviest tasks' leading configs timed again side by side
+  // (schedule/retime_leaders.h), at most this share of the trials used: re-timings are not
+  // trials (no config is new), but they cost wall clock. 0: none.
+  double retime_share = 0.25;
   std::string command;  // recorded with the run
 
   // Throws UserError (naming the options as the command line spells them) for a count, a time
@@ -91,6 +95,14 @@ struct NetworkTaskReport {
   bool Unmeasured() const { return !Best() && first.has_value(); }
 };
 
+// The leaders timed again after the search (NetworkTuneOptions::retime_share).
+struct RetimeReport {
+  int64_t measurements = 0;
+  int tasks = 0;
+  int64_t failed = 0;           // leaders that failed when timed again: recorded as failures
+  double latency_before_s = 0;  // the estimate before; the report's LatencyS() is after
+};
+
 struct NetworkRunReport {
   int64_t network_run_id = 0;
   bool resumed = false;
@@ -102,6 +114,7 @@ struct NetworkRunReport {
   bool exhausted = false;  // every sketch of every task was searched completely
   std::vector<NetworkTaskReport> tasks;
   int last_task = -1;  // the task of the latest round
+  RetimeReport retimed;
 
   // Sum over tasks of weight x LatencyS(); tasks with neither best nor default are left out
   // (counted by TasksUnknown), tasks with only a default are counted by TasksAtDefault.

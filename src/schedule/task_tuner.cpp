@@ -15,6 +15,7 @@ void TaskTuneOptions::Check() const {
   CheckCount("--trials", trials, kMaxTrials);
   CheckCount("--batch-size", batch_size, kMaxBatchSize);
   CheckSeconds("--time-limit", time_limit_s, true, kMaxTimeLimitSeconds);
+  if (!(retime_share >= 0 && retime_share <= 1)) throw UserError("--retime-share must be a number from 0 to 1");
 }
 
 TaskTuneReport TuneTask(TrialHistory& store, Measurer& measurer, TuningTask& task, const TaskIds& ids,
@@ -39,6 +40,13 @@ TaskTuneReport TuneTask(TrialHistory& store, Measurer& measurer, TuningTask& tas
   Budget budget(o.trials, o.time_limit_s, interrupt);
   try {
     report.end = RunTaskLoop(task, measurer, budget, o.batch_size, &recorder, observe);
+    if (report.end.broken.empty() && !budget.interrupted() && !budget.time_up()) {
+      report.best_before_retiming = HistoryBest(store, ids);
+      const auto allowance = static_cast<int64_t>(o.retime_share * static_cast<double>(report.end.measured));
+      report.retimed = RetimeWithin(store, measurer, {{&task, ids}}, allowance, interrupt);
+      report.end.broken = report.retimed.broken;
+      report.end.interrupted = budget.interrupted();
+    }
   } catch (const std::exception& e) {
     recorder.End("failed", e.what());
     throw;

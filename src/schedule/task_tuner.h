@@ -10,6 +10,7 @@
 
 #include "history/trial_history.h"
 #include "measure/measurer.h"
+#include "schedule/retime_leaders.h"
 #include "schedule/task_loop.h"
 #include "schedule/tuning_task.h"
 #include "warmstart/cross_device.h"
@@ -28,6 +29,9 @@ struct TaskTuneOptions {
   bool retry_failed = false;                       // measure again configs whose only records are transient failures
   std::string command;                             // recorded with the run
   const CrossDeviceStart* cross_device = nullptr;  // other devices' records to prime the tuner with
+  // After the search, the leading configs timed again side by side (schedule/retime_leaders.h),
+  // at most this share of the trials measured. 0: none.
+  double retime_share = 0.25;
 
   // Throws UserError (naming the options as the command line spells them) for a count or a
   // time out of range. The tuner's name and options need a space: CheckTunerChoice.
@@ -38,6 +42,8 @@ struct TaskTuneReport {
   int64_t run_id = 0;
   std::string warm_start;  // --tuner auto: the flow taken and why; else empty
   LoopEnd end;
+  RetimeOutcome retimed;
+  std::optional<TaskBest> best_before_retiming;
 };
 
 // `task` has no tuner yet (StartTaskTuner makes it). `options` are checked first. Called with

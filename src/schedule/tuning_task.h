@@ -43,8 +43,9 @@ class TuningTask {
 
   // What the history holds for this task: never proposed again. Returns how many records.
   size_t Seed(const std::vector<Observation>& history);
-  void NoteBest(const std::optional<TaskBest>& best);  // the history's best, if faster
-  std::vector<Config> Propose(size_t max_size);        // empty: the space holds nothing new
+  void NoteBest(const std::optional<TaskBest>& best);                      // the history's best, if faster
+  void ReplaceBest(const std::optional<TaskBest>& best) { best_ = best; }  // records timed again
+  std::vector<Config> Propose(size_t max_size);                            // empty: the space holds nothing new
   void Learn(const std::vector<Config>& configs, const std::vector<MeasureResult>& results);
 
   const std::optional<TaskBest>& best() const { return best_; }

@@ -71,6 +71,16 @@ class InMemoryHistory : public TrialHistory {
     }
   }
 
+  bool Retime(const TaskIds& task, const std::string& config_key, const MeasureResult& again) override {
+    for (Trial& t : trials_)
+      if (t.task == task && t.record.config_key == config_key && !t.record.result.transient)
+        if (auto merged = RetimedResult(t.record.result, again)) {
+          t.record.result = std::move(*merged);
+          return true;
+        }
+    return false;
+  }
+
   void ReleaseClaims(int64_t run_id) override {
     std::erase_if(claims_, [&](const auto& claim) { return claim.second == run_id; });
   }

@@ -6,6 +6,7 @@
 
 #include "history/history_test_support.h"
 #include "measure/fake_measurer.h"
+#include "networks/network.h"
 #include "ops/kernel_template.h"
 #include "ops/selftest_template.h"
 #include "schedule/run_recorder.h"
@@ -19,6 +20,18 @@ inline const DeviceLimits kLimits{256, 32768};
 // GFLOPS from the config's flat index: deterministic, different per config.
 inline double IndexGflops(const ConfigSpace& space, const Config& config) {
   return 1.0 + static_cast<double>(space.ToIndex(config) % 97);
+}
+
+// Networks are parsed on first use, not during static initialisation: parsing builds the
+// operator registry, which reads the templates' shape tables, static objects of other files.
+// Every task has more than 8 rows: one sketch each (gemm_rows would be a second one).
+inline const Network& Tiny() {
+  static const Network tiny = ParseNetwork(R"({"name": "tiny", "layers": [
+  {"name": "a", "op": "gemm", "shape": "{batch*16},16,16", "repeat": 2},
+  {"name": "b", "op": "gemm", "shape": "{batch*12},32,16"},
+  {"name": "a2", "op": "gemm", "shape": "{batch*16},16,16"}]})",
+                                           "tiny");
+  return tiny;
 }
 
 inline std::unique_ptr<TuningTask> MakeTask(const KernelTemplate& kernel, const Workload& workload,

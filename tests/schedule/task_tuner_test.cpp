@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 #include "core/errors.h"
@@ -104,12 +105,55 @@ TEST_F(TuneTaskInMemory, ABrokenEnvironmentMarksTheRunFailedAndKeepsWhatWasMeasu
   EXPECT_EQ(history.Claim(99, t.ids, {history.Trials(t.ids).front().config_key}), std::vector<bool>{false});
 }
 
+// After the search the leaders are timed again: a machine that was fast for the first
+// measurement of every config (the measurer's first answers are twice as fast as the rest).
+TEST_F(TuneTaskInMemory, TheLeadersAreTimedAgainAndTheirRecordsKeepEveryRepeat) {
+  std::map<std::string, int> seen;
+  FakeMeasurer drifting([&](const ConfigSpace& space, const Config& c) {
+    return testing::IndexGflops(space, c) * (seen[space.Key(c)]++ == 0 ? 2 : 1);
+  });
+  for (const double share : {0.0, 0.25}) {
+    seen.clear();
+    InMemoryHistory fresh;
+    Task t = Make(small);
+    t.ids = fresh.AddTask(small, t.ref, CpuDevice());
+    TaskTuneOptions o = Options("random", 24);
+    o.retime_share = share;
+    const TaskTuneReport report = TuneTask(fresh, drifting, *t.task, t.ids, t.ref, o, nullptr);
+    EXPECT_EQ(report.end.measured, 24);
+    EXPECT_EQ(fresh.Trials(t.ids).size(), 24u);  // re-timings are not trials
+    ASSERT_TRUE(report.best_before_retiming);
+    if (share == 0) {
+      EXPECT_EQ(report.retimed.measurements, 0);
+      continue;
+    }
+    EXPECT_EQ(report.retimed.measurements, 3 * kRetimeRounds);  // 6 of 24 allow three leaders
+    int64_t retimed = 0;
+    for (const TrialRecord& r : fresh.Trials(t.ids)) {
+      if (r.result.times_s.size() == 3) continue;
+      ++retimed;
+      EXPECT_EQ(r.result.times_s.size(), 9u);
+      EXPECT_EQ(seen[r.config_key], 1 + kRetimeRounds);
+      // Three fast repeats and six at the true speed: the median is the true time.
+      EXPECT_DOUBLE_EQ(r.result.time_s, r.result.times_s.back());
+    }
+    EXPECT_EQ(retimed, 3);
+    // The task's best is the best record now, slower than the lucky first look.
+    ASSERT_TRUE(t.task->best());
+    EXPECT_DOUBLE_EQ(t.task->best()->time_s, fresh.Best(t.ids)->result.time_s);
+    EXPECT_GT(t.task->best()->time_s, report.best_before_retiming->time_s);
+  }
+}
+
 TEST_F(TuneTaskInMemory, OptionsOutOfRangeAreRefusedBeforeARunIsRecorded) {
   Task t = Make(small);
   TaskTuneOptions o = Options("random", 0);
   EXPECT_THROW(TuneTask(history, fake, *t.task, t.ids, t.ref, o, nullptr), UserError);
   o = Options("random", 10);
   o.batch_size = 0;
+  EXPECT_THROW(TuneTask(history, fake, *t.task, t.ids, t.ref, o, nullptr), UserError);
+  o = Options("random", 10);
+  o.retime_share = 2;
   EXPECT_THROW(TuneTask(history, fake, *t.task, t.ids, t.ref, o, nullptr), UserError);
   EXPECT_EQ(history.run_count(), 0u);
 }
