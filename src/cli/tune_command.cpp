@@ -120,10 +120,11 @@ void PrintSummary(std::ostream& out, const TuneOptions& o, const Workload& w, co
     out << "no configuration of this run succeeded\n";
   }
   if (s.retimed.measurements > 0 && s.best_before_retiming)
-    out << fmt::format("  the leading configs timed again side by side ({} measurements{}): best {:.4f} ms before\n",
-                       s.retimed.measurements,
-                       s.retimed.failed > 0 ? fmt::format(", {} failed and dropped", s.retimed.failed) : "",
-                       s.best_before_retiming->time_s * 1e3);
+    out << fmt::format(
+        "  the leading configs timed again side by side ({} measurements{}); the fastest record was {:.4f} ms "
+        "before\n",
+        s.retimed.measurements, s.retimed.failed > 0 ? fmt::format(", {} failed and dropped", s.retimed.failed) : "",
+        s.best_before_retiming->time_s * 1e3);
   if (best_ever && (!s.best || best_ever->result.gflops > s.best->result.gflops))
     out << fmt::format("best in history (run {}): {} at {:.2f} GFLOPS\n", best_ever->run_id, best_ever->config_key,
                        best_ever->result.gflops);

@@ -51,6 +51,35 @@ TEST(TuneCommand, TunesSmallGemmAndRecordsEveryTrial) {
   EXPECT_EQ(Sql(db, "SELECT count(*) FROM runs"), "2\n");
 }
 
+// After the search the leading configs are timed again (a quarter of the trials by default,
+// here half): no trial is added, and the JSON says how many re-timings there were.
+TEST(TuneCommand, TimesTheLeadersAgainWithoutAddingTrials) {
+  ScratchDir dir;
+  for (const std::string share : {"0.5", "0"}) {
+    const auto db = dir.path() / ("history-" + share + ".db");
+    const auto run = RunProgram(kProgram +
+                                    " tune --op gemm --shape 48,40,24 --tuner random --trials 12 --min-time 0.005 "
+                                    "--json --retime-share " +
+                                    share + " --db " + db.string(),
+                                dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+    const auto summary = nlohmann::json::parse(run.out);
+    EXPECT_EQ(summary["trials"], 12);
+    EXPECT_EQ(Sql(db, "SELECT count(*) FROM trials"), "12\n");
+    const int64_t retimed = summary["retimed"]["measurements"].get<int64_t>();
+    if (share == "0") {
+      EXPECT_EQ(retimed, 0);
+      continue;
+    }
+    EXPECT_GE(retimed, 2);  // at least the best, twice
+    EXPECT_LE(retimed, 6);  // half of 12
+    EXPECT_TRUE(summary["retimed"]["best_time_s_before"].is_number());
+    ASSERT_FALSE(summary["best"].is_null());
+    EXPECT_EQ(Sql(db, "SELECT config_key FROM trials WHERE status = 'ok' ORDER BY time_s LIMIT 1"),
+              summary["best"]["config_key"].get<std::string>() + "\n");
+  }
+}
+
 // Two processes on one task with the same seed propose the same configs; the database's
 // claims make each config measured by one of them only.
 TEST(TuneCommand, TwoConcurrentRunsOnOneTaskNeverMeasureAConfigTwice) {
