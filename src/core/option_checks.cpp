@@ -19,6 +19,10 @@ void CheckSeconds(std::string_view option, double value, bool zero_allowed, doub
                     " to " + std::to_string(static_cast<int64_t>(max)));
 }
 
+void CheckShare(std::string_view option, double value) {
+  if (!(value >= 0 && value <= 1)) throw UserError(std::string(option) + " must be a number from 0 to 1");
+}
+
 void CheckMeasuringTimes(double timeout_s, double min_time_s) {
   CheckSeconds("--timeout", timeout_s, false, kMaxTimeoutSeconds);
   CheckSeconds("--min-time", min_time_s, true, kMaxMinTimeSeconds);

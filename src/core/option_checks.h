@@ -21,6 +21,8 @@ constexpr double kMaxTimeLimitSeconds = 365 * 24 * 3600;
 void CheckCount(std::string_view option, int64_t value, int64_t max);
 // Throws UserError unless value is finite, in [0, max], and positive when !zero_allowed.
 void CheckSeconds(std::string_view option, double value, bool zero_allowed, double max);
+// Throws UserError unless 0 <= value <= 1 (a share, as --retime-share).
+void CheckShare(std::string_view option, double value);
 // --timeout and --min-time (shorter than the timeout) of a measuring command.
 void CheckMeasuringTimes(double timeout_s, double min_time_s);
 

@@ -547,7 +547,7 @@ void NetworkTuneOptions::Check() const {
   CheckCount("--batch", batch, kMaxNetworkBatch);
   CheckSeconds("--time-limit", time_limit_s, true, kMaxTimeLimitSeconds);
   if (!(scheduling.ucb_c >= 0 && scheduling.ucb_c <= 100)) throw UserError("--ucb-c must be a number from 0 to 100");
-  if (!(retime_share >= 0 && retime_share <= 1)) throw UserError("--retime-share must be a number from 0 to 1");
+  CheckShare("--retime-share", retime_share);
   CheckTaskSchedulerName(scheduler);
   CheckSketchSelectorName(sketch_policy);
 }

@@ -15,7 +15,7 @@ void TaskTuneOptions::Check() const {
   CheckCount("--trials", trials, kMaxTrials);
   CheckCount("--batch-size", batch_size, kMaxBatchSize);
   CheckSeconds("--time-limit", time_limit_s, true, kMaxTimeLimitSeconds);
-  if (!(retime_share >= 0 && retime_share <= 1)) throw UserError("--retime-share must be a number from 0 to 1");
+  CheckShare("--retime-share", retime_share);
 }
 
 TaskTuneReport TuneTask(TrialHistory& store, Measurer& measurer, TuningTask& task, const TaskIds& ids,

@@ -38,5 +38,12 @@ TEST(OptionChecks, SecondsAreFiniteAndInRange) {
   EXPECT_EQ(Refusal([] { CheckMeasuringTimes(1, 1); }), "--min-time must be shorter than --timeout");
 }
 
+TEST(OptionChecks, SharesAreFromZeroToOne) {
+  for (const double good : {0.0, 0.25, 1.0}) EXPECT_EQ(Refusal([&] { CheckShare("--retime-share", good); }), "");
+  for (const double bad : {-0.1, 1.5, std::numeric_limits<double>::quiet_NaN()})
+    EXPECT_EQ(Refusal([&] { CheckShare("--retime-share", bad); }), "--retime-share must be a number from 0 to 1")
+        << bad;
+}
+
 }  // namespace
 }  // namespace tt
