@@ -13,13 +13,13 @@
 -- the last migration applied.
 PRAGMA application_id = 1414813006;
 
--- One device: an OpenCL device seen here (the same hardware through the same driver), or one
--- imported from another tool's records (an AutoTVM target, a Kernel Tuner GPU), whose limits
--- are unknown. Trials of an imported device are never this machine's history. Rows are never
--- updated.
+-- One device: an OpenCL device seen here (the same hardware through the same driver, with the
+-- same number of compute units), or one imported from another tool's records (an AutoTVM
+-- target, a Kernel Tuner GPU), whose limits are unknown. Trials of an imported device are never
+-- this machine's history. Rows are never updated (0011 appended the compute units once).
 CREATE TABLE devices (
   id INTEGER PRIMARY KEY,
-  fingerprint TEXT NOT NULL UNIQUE,           -- platform || ' | ' || name || ' | ' || driver_version
+  fingerprint TEXT NOT NULL UNIQUE,           -- platform | name | driver_version | N compute units (0011)
   platform TEXT NOT NULL,                     -- CL_PLATFORM_NAME; 'AutoTVM', 'Kernel Tuner' when imported
   name TEXT NOT NULL,                         -- CL_DEVICE_NAME; the AutoTVM target when imported
   driver_version TEXT NOT NULL,               -- CL_DRIVER_VERSION

@@ -21,8 +21,13 @@ struct DeviceInfo {
   // known (a device read back from a history database, which does not store it).
   unsigned native_float_width = 0;
 
-  // Identifies a device across runs: the same hardware through the same driver.
-  std::string Fingerprint() const { return platform + " | " + name + " | " + driver_version; }
+  // Identifies a device across runs: the same hardware through the same driver, with as many
+  // compute units (POCL with another thread count, a GPU partition: the fastest configs
+  // differ). An imported device's count is unknown and not part of it.
+  std::string Fingerprint() const {
+    return platform + " | " + name + " | " + driver_version +
+           (compute_units > 0 ? " | " + std::to_string(compute_units) + " compute units" : "");
+  }
 };
 
 }  // namespace tt

@@ -37,12 +37,13 @@ class HistorySource final : public ConfigSource {
         for (const auto& [id, d] : tt::HistoryQueries(*store).Devices()) found.device_known |= d.Fingerprint() == self;
       }
       const tt::BestQuery query{w, path_, "", kernel_template};
-      // This device; then the same device name through another driver; the same type of
-      // device; any other device (imported ones, such as TopHub's, included).
+      // This device; then the same device name through another driver or with another number
+      // of compute units; the same type of device; any other device (imported ones, such as
+      // TopHub's, included).
       const std::vector<std::pair<std::function<bool(const tt::DeviceInfo&)>, std::string>> rungs = {
           {[&](const tt::DeviceInfo& d) { return d.Fingerprint() == self; }, ""},
           {[&](const tt::DeviceInfo& d) { return d.Fingerprint() != self && d.name == device.name; },
-           "same device name, another driver"},
+           "same device name, another driver or number of compute units"},
           {[&](const tt::DeviceInfo& d) {
              return d.name != device.name && !d.imported && !device.type.empty() && d.type == device.type;
            },

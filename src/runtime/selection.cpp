@@ -165,11 +165,13 @@ DeviceInfo ToDeviceInfo(const tensortune::DeviceDescription& d) {
   info.max_work_group_size = d.max_work_group_size;
   info.local_mem_bytes = d.local_mem_bytes;
   info.native_float_width = d.native_float_width;
+  info.compute_units = d.compute_units;
   return info;
 }
 
 tensortune::DeviceDescription ToDescription(const DeviceInfo& d) {
-  return {d.platform, d.name, d.driver_version, d.type, d.max_work_group_size, d.local_mem_bytes, d.native_float_width};
+  return {d.platform,           d.name,         d.driver_version, d.type, d.max_work_group_size, d.local_mem_bytes,
+          d.native_float_width, d.compute_units};
 }
 
 tensortune::Layout ToPublic(TensorLayout layout) {

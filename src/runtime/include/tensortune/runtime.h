@@ -84,7 +84,13 @@ struct DeviceDescription {
   size_t max_work_group_size = 0;
   size_t local_mem_bytes = 0;
   unsigned native_float_width = 0;  // 0: unknown
-  std::string fingerprint() const { return platform + " | " + name + " | " + driver_version; }
+  unsigned compute_units = 0;       // 0: unknown
+  // As the history records it (tt::DeviceInfo::Fingerprint; a test holds them equal): another
+  // number of compute units is another device.
+  std::string fingerprint() const {
+    return platform + " | " + name + " | " + driver_version +
+           (compute_units > 0 ? " | " + std::to_string(compute_units) + " compute units" : "");
+  }
 };
 
 // Where a config comes from, most trusted first.
