@@ -30,6 +30,12 @@ constexpr int64_t kMinBlockedChannels = 5;
 // kernel's own transform was 1.45x faster; on ResNet-18's 56x56 layer (3.2 MB) 0.8x
 // (notebook, 2026-11-27).
 constexpr size_t kPrePassBytesWorthFusing = size_t{16} << 20;
+// With more than one compute unit (POCL's threads) one core may write what another reads, in
+// the order POCL hands out work-groups: at two threads the kernel's own transform was 1.3x
+// faster on ResNet-18's 56x56 layer (3.2 MB), as fast on its 28x28 one (1.6 MB) and 0.85x on
+// its 14x14 one (0.8 MB); tuning at two threads chose it on the first two and not the last
+// (three seeds; notebook, 2026-11-27, late night).
+constexpr size_t kPrePassBytesWorthFusingOnSeveralCores = size_t{1} << 20;
 
 struct WinogradNchwcTiles {
   int64_t vec, oc, tiles, work_group, unroll_ci, fused_ci;
@@ -169,13 +175,15 @@ class Conv2dWinogradNchwc final : public Conv2dTemplate {
 
   // On a CPU, a config whose pre-pass transforms the input transforms it in the kernel instead
   // (64 channels at a time, or as many as fit) where the pre-pass's output is far larger than
-  // a core's caches and each tile would be transformed at most twice (output channels in at
-  // most two groups of tile_oc vectors).
+  // a core's caches (on one compute unit; on several, larger than a core's share of them) and
+  // each tile would be transformed at most twice (output channels in at most two groups of
+  // tile_oc vectors).
   std::string FitToTheShape(const Workload& w, const ConfigSpace& space, const DeviceInfo& device,
                             Config& c) const override {
     if (device.type != "cpu") return {};
     const auto pre_pass = PrePassOf(w, space, c);
-    if (!pre_pass || pre_pass->scratch_elements * sizeof(float) <= kPrePassBytesWorthFusing) return {};
+    const size_t worth = device.compute_units > 1 ? kPrePassBytesWorthFusingOnSeveralCores : kPrePassBytesWorthFusing;
+    if (!pre_pass || pre_pass->scratch_elements * sizeof(float) <= worth) return {};
     const WinogradNchwcTiles t(space, c);
     if (ConvShape::Of(w).co > 2 * t.oc * t.vec) return {};
     const size_t knob = space.KnobIndex("fused_ci");

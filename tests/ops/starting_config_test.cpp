@@ -103,11 +103,13 @@ TEST(StartingConfig, GemmRowsColumnsPerWorkItemFitTheColumns) {
 }
 
 // The Winograd sketches transform their input in the kernel where the pre-pass's output would
-// be far larger than a core's caches and output channels come in at most two groups of two
-// vectors (64 at width 16); else in the pre-pass, and without the workload too. 64 channels at
-// a time where the private-memory bound takes them, else the largest chunk that fits.
+// be far larger than a core's caches (16 MB on one compute unit, 1 MB on several) and output
+// channels come in at most two groups of two vectors (64 at width 16); else in the pre-pass,
+// and without the workload too. 64 channels at a time where the private-memory bound takes
+// them, else the largest chunk that fits.
 TEST(StartingConfig, WinogradTransformsALargeImageInTheKernel) {
-  const DeviceInfo cpu = Device("cpu", 16);
+  DeviceInfo cpu = Device("cpu", 16);
+  cpu.compute_units = 1;
   const auto fused_ci = [&](const char* name, const char* shape, bool with_workload) {
     const Workload w = ParseWorkload("conv2d", shape);
     const KernelTemplate& sketch = PickTemplate(w, name);
@@ -123,8 +125,16 @@ TEST(StartingConfig, WinogradTransformsALargeImageInTheKernel) {
   EXPECT_EQ(fused_ci("conv2d_winograd_f4_nchwc", vgg, true), 32);
   // Four groups of output channels: the pre-pass.
   EXPECT_EQ(fused_ci("conv2d_winograd_f2_nchwc", "n=1,ci=64,h=224,w=224,co=128,kh=3,kw=3,stride=1,pad=1", true), 0);
-  // ResNet-18's 56x56 layer: 3.2 MB, the pre-pass.
-  EXPECT_EQ(fused_ci("conv2d_winograd_f2_nchwc", "n=1,ci=64,h=56,w=56,co=64,kh=3,kw=3,stride=1,pad=1", true), 0);
+  // ResNet-18's 56x56 layer: 3.2 MB, the pre-pass on one compute unit, in the kernel on two;
+  // a 14x14 layer of 256 channels (0.8 MB, output channels narrowed to one group) the pre-pass
+  // on both.
+  const char* resnet56 = "n=1,ci=64,h=56,w=56,co=64,kh=3,kw=3,stride=1,pad=1";
+  const char* resnet14 = "n=1,ci=256,h=14,w=14,co=64,kh=3,kw=3,stride=1,pad=1";
+  EXPECT_EQ(fused_ci("conv2d_winograd_f2_nchwc", resnet56, true), 0);
+  cpu.compute_units = 2;
+  EXPECT_EQ(fused_ci("conv2d_winograd_f2_nchwc", resnet56, true), 64);
+  EXPECT_EQ(fused_ci("conv2d_winograd_f2_nchwc", resnet14, true), 0);
+  cpu.compute_units = 1;
   // Fewer input channels than a chunk: the chunk shrinks to what the padded channels allow.
   EXPECT_EQ(fused_ci("conv2d_winograd_f2_nchwc", "n=1,ci=16,h=448,w=448,co=32,kh=3,kw=3,stride=1,pad=1", true), 16);
 }
