@@ -25,7 +25,7 @@ PRAGMA synchronous = OFF;
 BEGIN;
 INSERT INTO devices (fingerprint, platform, name, driver_version, type, compute_units, max_work_group_size,
                      local_mem_bytes, global_mem_bytes, first_seen, imported)
-VALUES ('synthetic | large-history device | 1 | 16 compute units', 'synthetic', 'large-history device', '1', 'cpu', 16, 4096,
+VALUES ('synthetic | large-history device | 1 | compute units: 16', 'synthetic', 'large-history device', '1', 'cpu', 16, 4096,
         65536, 17179869184, '2026-01-01T00:00:00.000Z', 0);
 INSERT INTO kernel_templates (name, op, source_hash, knob_schema) VALUES ('gemm_tiled', 'gemm', 'synthetic', 'synthetic');
 WITH RECURSIVE w(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM w WHERE i + 1 < $WORKLOADS)

@@ -4,5 +4,5 @@
 -- driver, but their fastest configs differ: each is now a device of its own. Rows of devices
 -- seen here get their count appended, as DeviceInfo::Fingerprint writes it; imported devices,
 -- whose count is unknown, keep theirs.
-UPDATE devices SET fingerprint = fingerprint || ' | ' || compute_units || ' compute units'
+UPDATE devices SET fingerprint = fingerprint || ' | compute units: ' || compute_units
 WHERE imported = 0 AND compute_units > 0;

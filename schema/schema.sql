@@ -19,7 +19,7 @@ PRAGMA application_id = 1414813006;
 -- this machine's history. Rows are never updated (0011 appended the compute units once).
 CREATE TABLE devices (
   id INTEGER PRIMARY KEY,
-  fingerprint TEXT NOT NULL UNIQUE,           -- platform | name | driver_version | N compute units (0011)
+  fingerprint TEXT NOT NULL UNIQUE,           -- platform | name | driver_version | compute units: N (0011)
   platform TEXT NOT NULL,                     -- CL_PLATFORM_NAME; 'AutoTVM', 'Kernel Tuner' when imported
   name TEXT NOT NULL,                         -- CL_DEVICE_NAME; the AutoTVM target when imported
   driver_version TEXT NOT NULL,               -- CL_DRIVER_VERSION

@@ -26,7 +26,7 @@ struct DeviceInfo {
   // differ). An imported device's count is unknown and not part of it.
   std::string Fingerprint() const {
     return platform + " | " + name + " | " + driver_version +
-           (compute_units > 0 ? " | " + std::to_string(compute_units) + " compute units" : "");
+           (compute_units > 0 ? " | compute units: " + std::to_string(compute_units) : "");
   }
 };
 

@@ -26,7 +26,7 @@ DeviceInfo WithComputeUnits(unsigned units) {
 }
 
 TEST(DeviceIdentity, TheFingerprintNamesTheComputeUnitsWhenKnown) {
-  EXPECT_EQ(WithComputeUnits(2).Fingerprint(), "Portable Computing Language | pthread-cpu | 3.1 | 2 compute units");
+  EXPECT_EQ(WithComputeUnits(2).Fingerprint(), "Portable Computing Language | pthread-cpu | 3.1 | compute units: 2");
   EXPECT_NE(WithComputeUnits(1).Fingerprint(), WithComputeUnits(2).Fingerprint());
   DeviceInfo imported = WithComputeUnits(0);
   imported.imported = true;

@@ -89,7 +89,7 @@ struct DeviceDescription {
   // number of compute units is another device.
   std::string fingerprint() const {
     return platform + " | " + name + " | " + driver_version +
-           (compute_units > 0 ? " | " + std::to_string(compute_units) + " compute units" : "");
+           (compute_units > 0 ? " | compute units: " + std::to_string(compute_units) : "");
   }
 };
 
