@@ -441,6 +441,9 @@ Runtime& Runtime::operator=(Runtime&&) noexcept = default;
 
 const DeviceDescription& Runtime::device() const { return state_->description; }
 
+// One form of the fingerprint: the history's (tt::DeviceInfo::Fingerprint).
+std::string DeviceDescription::fingerprint() const { return tt::runtime::ToDeviceInfo(*this).Fingerprint(); }
+
 Operator Runtime::Prepare(const KernelSpec& spec) const {
   tt::runtime::CheckSpec(spec, state_->info, ErrorCode::kInvalidArgument);
   auto op = std::make_shared<Operator::State>();

@@ -85,12 +85,9 @@ struct DeviceDescription {
   size_t local_mem_bytes = 0;
   unsigned native_float_width = 0;  // 0: unknown
   unsigned compute_units = 0;       // 0: unknown
-  // As the history records it (tt::DeviceInfo::Fingerprint; a test holds them equal): another
-  // number of compute units is another device.
-  std::string fingerprint() const {
-    return platform + " | " + name + " | " + driver_version +
-           (compute_units > 0 ? " | compute units: " + std::to_string(compute_units) : "");
-  }
+  // As the history records it: platform, name, driver and compute units (another number of
+  // compute units is another device).
+  TENSORTUNE_API std::string fingerprint() const;
 };
 
 // Where a config comes from, most trusted first.
