@@ -15,12 +15,16 @@
 // output channels. With FUSED_CI there is no pre-pass: the work-item transforms its own tiles,
 // FUSED_CI channels at a time, into private memory (each group of output channels repeats
 // that work, but V never goes through memory). For every component it sums the channels (one
-// weight vector load per OCV x TT fused multiply-adds, the tiles' V broadcast) and folds the
+// weight vector load per OCV x TB fused multiply-adds, the tiles' V broadcast) and folds the
 // sum into the output transform at once, so that no transformed output is stored. The
-// padding lanes of the weights are zero, and so are the output lanes past CO.
+// padding lanes of the weights are zero, and so are the output lanes past CO. TB is TT up to 8
+// tiles; past that the work-item sums TB tiles at a time (their sums in registers) and reads a
+// component's weights once per block from the cache instead of once per TB tiles from memory:
+// where the transformed weights outgrow the caches (ResNet-18's 7x7 layer: 16.8 MB).
 //
 // Macros: WM (the tile, M), WA (A), WA2 (A2), NTILES (P), WAT (A'^T). Knobs: VEC, OCV (tile_oc),
-// TT (tiles), WG (work_group), UNROLL_CI (unroll_ci), FUSED_CI (fused_ci; 0: the pre-pass).
+// TT (tiles), WG (work_group), UNROLL_CI (unroll_ci), FUSED_CI (fused_ci; 0: the pre-pass);
+// TB (the template's register tiles, a divisor of TT).
 
 #define WA (WM + 2)
 #define WA2 (WA * WA)
@@ -129,30 +133,33 @@ static inline __attribute__((always_inline)) void sum_channels(V_TILES, __global
 #pragma unroll 1
     for (int k2 = 0; k2 < WA; ++k2) {
       const int k = k1 * WA + k2;
-      floatv acc[TT][OCV];
+#pragma unroll 1
+      for (int b = 0; b < TT; b += TB) {  // TB tiles at a time, their weights still in cache
+        floatv acc[TB][OCV];
 #pragma unroll
-      for (int t = 0; t < TT; ++t)
+        for (int t = 0; t < TB; ++t)
 #pragma unroll
-        for (int j = 0; j < OCV; ++j) acc[t][j] = (floatv)(0.0f);
-      UNROLL_BY(UNROLL_CI)
-      for (int c = 0; c < cn; ++c) {
-        floatv wv[OCV];
+          for (int j = 0; j < OCV; ++j) acc[t][j] = (floatv)(0.0f);
+        UNROLL_BY(UNROLL_CI)
+        for (int c = 0; c < cn; ++c) {
+          floatv wv[OCV];
 #pragma unroll
-        for (int j = 0; j < OCV; ++j) wv[j] = VLOAD(wp[j] + (k * CI + c0 + c) * 16);
+          for (int j = 0; j < OCV; ++j) wv[j] = VLOAD(wp[j] + (k * CI + c0 + c) * 16);
 #pragma unroll
-        for (int t = 0; t < TT; ++t) {
-          const floatv x = (floatv)(V_AT(t, k, c));
+          for (int t = 0; t < TB; ++t) {
+            const floatv x = (floatv)(V_AT(b + t, k, c));
 #pragma unroll
-          for (int j = 0; j < OCV; ++j) acc[t][j] = fma(x, wv[j], acc[t][j]);
+            for (int j = 0; j < OCV; ++j) acc[t][j] = fma(x, wv[j], acc[t][j]);
+          }
         }
-      }
 #pragma unroll
-      for (int c = 0; c < WM; ++c) {
-        const floatv a = (floatv)(WAT[c * WA + k2]);
+        for (int c = 0; c < WM; ++c) {
+          const floatv a = (floatv)(WAT[c * WA + k2]);
 #pragma unroll
-        for (int t = 0; t < TT; ++t)
+          for (int t = 0; t < TB; ++t)
 #pragma unroll
-          for (int j = 0; j < OCV; ++j) r[t][j][c] = fma(a, acc[t][j], r[t][j][c]);
+            for (int j = 0; j < OCV; ++j) r[b + t][j][c] = fma(a, acc[t][j], r[b + t][j][c]);
+        }
       }
     }
 #pragma unroll

@@ -55,5 +55,29 @@ TEST(WinogradNchwcOnDevice, EveryKnobValueIsCorrectOnPrunedChannelsAndPartialTil
                             testing::CoveringSample(f4_space, 3, features({"vec", "tile_oc", "fused_ci"})));
 }
 
+// Sixteen tiles per work-item (F(2x2); F(4x4)'s partial sums do not fit the bound) are summed
+// in two register blocks of eight: with the pre-pass and with the transform in the kernel, on
+// 40 tiles, so that the last work-item's second block lies past them.
+TEST(WinogradNchwcOnDevice, SixteenTilesInTwoRegisterBlocksAreCorrect) {
+  OpenClMeasurer measurer(testing::QuickMeasureOptions());
+  const KernelTemplate& t = Conv2dWinogradF2NchwcTemplate();
+  const Workload w = ParseWorkload("conv2d", "n=2,ci=48,h=7,w=9,co=24,kh=3,kw=3,stride=1,pad=1");
+  const ConfigSpace space = t.Space(w, measurer.limits());
+  std::vector<Config> configs;
+  for (const char* key : {"vec=4;tile_oc=1;tiles=16;work_group=1;unroll_ci=4;fused_ci=0",
+                          "vec=4;tile_oc=2;tiles=16;work_group=2;unroll_ci=1;fused_ci=0",
+                          "vec=4;tile_oc=2;tiles=16;work_group=1;unroll_ci=4;fused_ci=32"}) {
+    const auto c = space.FromKey(key);
+    ASSERT_TRUE(c && space.IsValid(*c)) << key;
+    configs.push_back(*c);
+  }
+  testing::ExpectAllCorrect(measurer, t, w, space, configs);
+  const ConfigSpace f4 = Conv2dWinogradF4NchwcTemplate().Space(
+      ParseWorkload("conv2d", "n=1,ci=24,h=18,w=18,co=20,kh=3,kw=3,stride=1,pad=1"), measurer.limits());
+  const auto f4_sixteen = f4.FromKey("vec=4;tile_oc=1;tiles=16;work_group=1;unroll_ci=4;fused_ci=0");
+  ASSERT_TRUE(f4_sixteen.has_value());
+  EXPECT_FALSE(f4.IsValid(*f4_sixteen));
+}
+
 }  // namespace
 }  // namespace tt
