@@ -86,7 +86,7 @@ std::vector<TemplateBest> HistoryQueries::BestTimesByTemplate(const std::string&
   return Translated(store_.path(), [&] {
     SQLite::Statement q(
         store_.connection(),
-        "SELECT w.key, k.name, min(t.time_s) FROM workloads w "
+        "SELECT w.key, k.name, min(t.time_s), count(*) FROM workloads w "
         "JOIN trials t ON t.workload_id = w.id AND t.device_id = ? AND t.status = 'ok' AND t.time_s > 0 "
         "JOIN kernel_templates k ON k.id = t.template_id "
         "WHERE w.op = ? GROUP BY w.id, k.name ORDER BY w.id, k.name");
@@ -94,8 +94,8 @@ std::vector<TemplateBest> HistoryQueries::BestTimesByTemplate(const std::string&
     q.bind(2, op);
     std::vector<TemplateBest> best;
     while (q.executeStep())
-      best.push_back(
-          {Workload::FromKey(q.getColumn(0).getString()), q.getColumn(1).getString(), q.getColumn(2).getDouble()});
+      best.push_back({Workload::FromKey(q.getColumn(0).getString()), q.getColumn(1).getString(),
+                      q.getColumn(2).getDouble(), q.getColumn(3).getInt64()});
     return best;
   });
 }

@@ -14,11 +14,12 @@
 
 namespace tt {
 
-// The fastest ok time one template reached on one workload.
+// The fastest ok time one template reached on one workload, out of `trials` ok trials.
 struct TemplateBest {
   Workload workload;
   std::string template_name;
   double time_s = 0;
+  int64_t trials = 0;
 };
 
 class HistoryQueries {

@@ -39,6 +39,7 @@ struct Sketch {
   // auto chose gga), so history tells them apart.
   std::string tuner = "first-round";
   SketchState state;
+  int64_t trials = 0;  // on record: the history's when the run started, then each one this run measures
 };
 
 struct Slot {
@@ -153,6 +154,7 @@ void NetworkRun::Prepare(const Network& network, const DeviceInfo& device, const
         SketchEvidence& e = by_workload[b.workload.Key()];
         e.workload = std::move(b.workload);
         e.best_time_s[b.template_name] = b.time_s;
+        e.trials[b.template_name] = b.trials;
       }
       auto& evidence = history_evidence_[task.workload.op];
       for (auto& [key, e] : by_workload) evidence.push_back(std::move(e));
@@ -189,6 +191,7 @@ void NetworkRun::Start(const Network& network) {
     for (size_t s = 0; s < slots_[i].sketches.size(); ++s) {
       const size_t history = store_.MeasuredConfigs(slots_[i].sketches[s].ids, o_.retry_failed).size();
       report_.tasks[i].sketches[s].history = history;
+      slots_[i].sketches[s].trials = static_cast<int64_t>(history);
       if (history > 0) report_.tasks[i].started_warm = true;
     }
   }
@@ -199,15 +202,20 @@ std::vector<SketchEvidence> NetworkRun::Evidence(const std::string& op) const {
   std::map<std::string, SketchEvidence> by_workload;
   if (const auto h = history_evidence_.find(op); h != history_evidence_.end())
     for (const SketchEvidence& e : h->second) by_workload[e.workload.Key()] = e;
-  for (const Slot& slot : slots_) {
-    if (slot.scheduling.op != op) continue;
-    for (const Sketch& sketch : slot.sketches) {
+  for (size_t t = 0; t < slots_.size(); ++t) {
+    if (slots_[t].scheduling.op != op) continue;
+    for (size_t s = 0; s < slots_[t].sketches.size(); ++s) {
+      const Sketch& sketch = slots_[t].sketches[s];
       const auto& best = sketch.task->best();
       if (!best || best->time_s <= 0) continue;
       SketchEvidence& e = by_workload[sketch.task->workload().Key()];
       e.workload = sketch.task->workload();
-      auto [it, inserted] = e.best_time_s.emplace(std::string(sketch.kernel->name()), best->time_s);
+      const std::string name(sketch.kernel->name());
+      auto [it, inserted] = e.best_time_s.emplace(name, best->time_s);
       if (!inserted) it->second = std::min(it->second, best->time_s);
+      // Failed trials count too: a bound that errs towards counting a loss.
+      int64_t& trials = e.trials[name];
+      trials = std::max(trials, sketch.trials);
     }
   }
   std::vector<SketchEvidence> evidence;
@@ -297,6 +305,7 @@ std::optional<double> NetworkRun::MeasureConfig(Sketch& sketch, const Config& co
   if (batch.claimed.empty()) return std::nullopt;  // another process has it
   const MeasuredBatch& measured = batch.measured;
   budget.Spend(static_cast<int64_t>(measured.results.size()));
+  sketch.trials += static_cast<int64_t>(measured.results.size());
   if (measured.end == MeasuredBatch::End::kBrokenEnvironment) Broken(measured.error);
   if (!measured.complete() || !measured.results.front().ok()) return std::nullopt;
   return measured.results.front().time_s;
@@ -474,6 +483,7 @@ void NetworkRun::Search(Budget& budget, const NetworkProgress& progress) {
       const auto size = static_cast<size_t>(std::min<int64_t>(o_.batch_size, budget.left()));
       step = RunStep(*sketch.task, measurer_, &Recorder(sketch), size, interrupt_);
       budget.Spend(step.measured);
+      sketch.trials += step.measured;
       if (step.exhausted) {
         sketch.state.exhausted = true;
       } else {

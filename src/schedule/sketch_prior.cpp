@@ -41,6 +41,18 @@ bool WritesChannelBlocks(const KernelTemplate& sketch, const Workload& workload)
   return false;
 }
 
+// How far a loss of `mine` to `fastest` on one workload counts: in full where it was tried at
+// least as often or cannot win (kCannotWin), else in proportion to its trials. ResNet-18's 7x7
+// layer measured F(4x4) once at a third of F(2x2)'s best of fifty-odd trials, and that loss
+// kept F(4x4) from every other layer, where it is the faster sketch (notebook, 2026-11-28).
+double Evenness(const SketchEvidence& e, const std::string& mine, const std::string& fastest, double ratio) {
+  const auto n_mine = e.trials.find(mine), n_fastest = e.trials.find(fastest);
+  if (mine == fastest || ratio < kCannotWin || n_mine == e.trials.end() || n_fastest == e.trials.end() ||
+      n_fastest->second <= 0)
+    return 1;
+  return std::min(1.0, static_cast<double>(n_mine->second) / static_cast<double>(n_fastest->second));
+}
+
 double DevicePreference(const KernelTemplate& sketch, const Workload& workload, const DeviceInfo& device) {
   if (sketch.specialist()) return 1;
   if (device.type == "gpu") return sketch.stages_in_local_memory() ? 1 : kNoLocalMemoryOnGpu;
@@ -79,9 +91,11 @@ std::vector<SketchPrior> SketchPriors(const Workload& workload, const std::vecto
       const auto mine = e.best_time_s.find(std::string(sketch->name()));
       if (mine == e.best_time_s.end() || mine->second <= 0) continue;
       double fastest = mine->second;
+      std::string fastest_name = mine->first;
       for (const auto& [name, t] : e.best_time_s)
-        if (t > 0) fastest = std::min(fastest, t);
-      const double w = WorkloadSimilarity(workload, e.workload);
+        if (t > 0 && t < fastest) fastest = t, fastest_name = name;
+      const double w =
+          WorkloadSimilarity(workload, e.workload) * Evenness(e, mine->first, fastest_name, fastest / mine->second);
       weight += w;
       log_sum += w * std::log(fastest / mine->second);
       prior.evidence += w;

@@ -19,6 +19,7 @@ namespace tt {
 struct SketchEvidence {
   Workload workload;
   std::map<std::string, double> best_time_s;  // by template name
+  std::map<std::string, int64_t> trials{};    // by template name: the trials behind its best (absent: unknown)
 };
 
 struct SketchPrior {
@@ -31,7 +32,10 @@ struct SketchPrior {
 double WorkloadSimilarity(const Workload& a, const Workload& b);
 
 // One prior per sketch, in order. Evidence on `workload` itself is left out: the task's own
-// results speak for it. Only workloads where at least two sketches were measured count.
+// results speak for it. Only workloads where at least two sketches were measured count. A
+// sketch's loss counts as far as it was tried as often as the winner (trials known on both
+// sides), unless it cannot win (kCannotWin): one first guess at half the speed of the best of
+// fifty says little about the sketch.
 std::vector<SketchPrior> SketchPriors(const Workload& workload, const std::vector<const KernelTemplate*>& sketches,
                                       const std::vector<SketchEvidence>& evidence, const DeviceInfo& device);
 

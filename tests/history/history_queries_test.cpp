@@ -35,6 +35,20 @@ TEST(HistoryQueries, TaskTrialsAreLeanAndInRecordingOrder) {
   EXPECT_NEAR(trials[2].gflops, 65536 / 1e-3 / 1e9, 1e-9);
 }
 
+// What the sketch priors read: per workload and template, the fastest ok time and how many ok
+// trials it is the best of.
+TEST(HistoryQueries, BestTimesByTemplateCountTheOkTrialsBehindEachBest) {
+  TempDir dir;
+  auto store = SqliteHistoryStore::Open(dir.File("h.db"));
+  const TaskIds task = store->EnsureTask(GemmWorkload(), 65536, Version("h1", "s1"), CpuDevice());
+  Record(*store, task, {OkTrial("b", {2e-3}), FailedTrial("a", MeasureStatus::kCompileError), OkTrial("c", {1e-3})});
+  const auto best = HistoryQueries(*store).BestTimesByTemplate("gemm", task.device);
+  ASSERT_EQ(best.size(), 1u);
+  EXPECT_EQ(best[0].template_name, "gemm_tiled");
+  EXPECT_DOUBLE_EQ(best[0].time_s, 1e-3);
+  EXPECT_EQ(best[0].trials, 2);
+}
+
 TEST(HistoryQueries, TemplateVersionsShareAKnobSchemaNotJustAName) {
   TempDir dir;
   auto store = SqliteHistoryStore::Open(dir.File("h.db"));

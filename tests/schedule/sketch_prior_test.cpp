@@ -61,6 +61,27 @@ TEST(SketchPriors, FollowTheOtherWorkloadsWeightedBySimilarity) {
   EXPECT_NE(DescribePrior(priors[1], *sketches[1], task, Device("cpu")).find("2 other workloads"), std::string::npos);
 }
 
+// A loss within reach counts as far as the loser was tried as often as the winner: one first
+// guess of F(4x4) at a third of F(2x2)'s best of fifty leaves F(4x4) a first look elsewhere; the
+// same loss after as many trials as the winner's does not, nor a loss that cannot be won back.
+TEST(SketchPriors, ALossCountsAsFarAsTheTwoWereTriedAlike) {
+  const std::vector<const KernelTemplate*> sketches{&Sketch("conv2d_winograd_f2_nchwc"),
+                                                    &Sketch("conv2d_winograd_f4_nchwc")};
+  const Workload task = Conv(128, 128, 28, 3, 1);
+  const auto prior = [&](int64_t f4_trials, bool counted, double f4_time_s = 2.9e-3) {
+    SketchEvidence seven{Conv(512, 512, 7, 3, 1),
+                         {{"conv2d_winograd_f2_nchwc", 1e-3}, {"conv2d_winograd_f4_nchwc", f4_time_s}}};
+    if (counted) seven.trials = {{"conv2d_winograd_f2_nchwc", 57}, {"conv2d_winograd_f4_nchwc", f4_trials}};
+    return SketchPriors(task, sketches, {seven}, Device("cpu"))[1].ratio;
+  };
+  EXPECT_GE(prior(1, true), kNothingAgainst);
+  EXPECT_LT(prior(57, true), kNothingAgainst);
+  EXPECT_LT(prior(200, true), kNothingAgainst);
+  EXPECT_DOUBLE_EQ(prior(57, true), prior(0, false)) << "trials unknown: the loss counts in full";
+  EXPECT_GT(prior(10, true), prior(57, true));
+  EXPECT_DOUBLE_EQ(prior(1, true, 6e-3), prior(0, false, 6e-3)) << "six times slower cannot win: counted in full";
+}
+
 TEST(SketchPriors, WithoutEvidenceLocalMemorySketchesComeLastOnACpuOnly) {
   const std::vector<const KernelTemplate*> sketches{&Sketch("conv2d_direct_local"), &Sketch("conv2d_oc_vec")};
   const Workload task = Conv(64, 64, 56, 3, 1);
