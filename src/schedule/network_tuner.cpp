@@ -202,10 +202,9 @@ std::vector<SketchEvidence> NetworkRun::Evidence(const std::string& op) const {
   std::map<std::string, SketchEvidence> by_workload;
   if (const auto h = history_evidence_.find(op); h != history_evidence_.end())
     for (const SketchEvidence& e : h->second) by_workload[e.workload.Key()] = e;
-  for (size_t t = 0; t < slots_.size(); ++t) {
-    if (slots_[t].scheduling.op != op) continue;
-    for (size_t s = 0; s < slots_[t].sketches.size(); ++s) {
-      const Sketch& sketch = slots_[t].sketches[s];
+  for (const Slot& slot : slots_) {
+    if (slot.scheduling.op != op) continue;
+    for (const Sketch& sketch : slot.sketches) {
       const auto& best = sketch.task->best();
       if (!best || best->time_s <= 0) continue;
       SketchEvidence& e = by_workload[sketch.task->workload().Key()];
