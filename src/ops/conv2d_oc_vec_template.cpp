@@ -64,6 +64,14 @@ bool ReadsBlocked(const ConvShape& s) { return s.ci > kMaxPlainImageChannels; }
 // input of a padded convolution.
 bool CanPadInput(const ConvShape& s, bool blocked) { return blocked && ReadsBlocked(s) && s.pad > 0; }
 
+// Past this share of computed pixels beyond the output (2x2 blocks on a 7x7 output: 64 for 49),
+// a config's pixel block gives way to one that fits better (FitToTheShape).
+constexpr double kMostPaddedPixels = 1.25;
+
+int64_t ComputedPixels(const ConvShape& s, const PixelBlock& b) {
+  return b.row_blocks(s) * b.oh * b.column_blocks(s) * b.ow;
+}
+
 class Conv2dOcVec final : public Conv2dTemplate {
  public:
   explicit Conv2dOcVec(bool blocked) : blocked_(blocked) {}
@@ -156,6 +164,59 @@ class Conv2dOcVec final : public Conv2dTemplate {
     const ConvShape s = ConvShape::Of(w);
     const OcVecTiles t(space, c);
     return t.pixels.Geometry(s, s.n * t.channel_groups(s));
+  }
+
+  // On a CPU, a pixel block that computes more than kMostPaddedPixels times the output's pixels
+  // gives way to the block of at least as many pixels (as much reuse of each weight vector) that
+  // computes the fewest, the most pixels among equals: one row of 7 on a 7x7 output. Pinned, one
+  // thread, against the start's 2x2 in groups of four: ResNet-18's 1x1 stride-2 projection to
+  // 7x7 0.062-0.065 ms against 0.083-0.092, MobileNet-v1's 1024-channel 7x7 layer 0.54-0.59
+  // against 0.70-0.73, ResNet-18's 3x3 stride-2 layer to 7x7 0.65-0.66 against 0.77-0.78
+  // (notebook, 2026-11-28).
+  std::string FitToTheShape(const Workload& w, const ConfigSpace& space, const DeviceInfo& device,
+                            Config& c) const override {
+    if (device.type != "cpu") return {};
+    const ConvShape s = ConvShape::Of(w);
+    const PixelBlock given(space, c);
+    const int64_t output = s.oh * s.ow;
+    if (static_cast<double>(ComputedPixels(s, given)) <= kMostPaddedPixels * static_cast<double>(output)) return {};
+    const size_t rows = space.KnobIndex("tile_oh"), columns = space.KnobIndex("tile_ow");
+    const size_t group = space.KnobIndex("work_group");
+    // The block with the config's work-group size, else the largest smaller one that is valid
+    // (fewer blocks along the columns leave a large group idle).
+    const auto valid = [&](Config& fitted) {
+      for (uint32_t g = c[group] + 1; g-- > 0;) {
+        fitted[group] = g;
+        if (space.IsValid(fitted)) return true;
+      }
+      return false;
+    };
+    std::optional<Config> best;
+    for (uint32_t i = 0; i < space.knob(rows).size(); ++i)
+      for (uint32_t j = 0; j < space.knob(columns).size(); ++j) {
+        Config fitted = c;
+        fitted[rows] = i;
+        fitted[columns] = j;
+        const PixelBlock b(space, fitted);
+        if (b.oh * b.ow < given.oh * given.ow || !valid(fitted)) continue;
+        if (best) {
+          const PixelBlock kept(space, *best);
+          const int64_t computed = ComputedPixels(s, b), kept_computed = ComputedPixels(s, kept);
+          if (computed > kept_computed || (computed == kept_computed && b.oh * b.ow <= kept.oh * kept.ow)) continue;
+        }
+        best = fitted;
+      }
+    if (!best || ComputedPixels(s, PixelBlock(space, *best)) >= ComputedPixels(s, given)) return {};
+    // The kx loop of a wider kernel rolled: unrolled over 28 accumulators it spilled (0.96-0.97
+    // ms against 0.65-0.66 on that stride-2 layer; the start's 2x2 unrolled: 0.77-0.78).
+    if (s.kw > 1) {
+      Config rolled = *best;
+      rolled[space.KnobIndex("unroll_kw")] = 0;  // the value 0
+      if (space.IsValid(rolled)) best = std::move(rolled);
+    }
+    c = *best;
+    const PixelBlock b(space, c);
+    return std::to_string(b.oh) + "x" + std::to_string(b.ow) + " pixels per work-item, fitted to the output";
   }
 
  private:

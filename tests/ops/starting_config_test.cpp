@@ -119,6 +119,30 @@ TEST(StartingConfig, RegisterTilesComeBeforeTheWorkGroupSize) {
   EXPECT_EQ(space.Scalar(start->config, "work_group"), 1);
 }
 
+// A 7x7 output in 2x2 blocks computes 64 pixels for 49: the direct sketches' start takes one
+// row of 7 instead (as many pixels per work-item or more, none past the output), in a group of
+// one, the kx loop of a 3x3 kernel rolled; a 14x14 output keeps its 2x2 blocks.
+TEST(StartingConfig, PixelBlocksFitASmallOutput) {
+  const DeviceInfo cpu = Device("cpu", 16);
+  const auto pixels = [&](const char* name, const char* shape) {
+    const Workload w = ParseWorkload("conv2d", shape);
+    const KernelTemplate& sketch = PickTemplate(w, name);
+    const ConfigSpace space = sketch.Space(w, LimitsFor(cpu));
+    const auto start = DeviceStartingConfig(sketch, space, cpu, &w);
+    EXPECT_TRUE(start && space.IsValid(start->config)) << name << " " << shape;
+    return start ? std::to_string(space.Scalar(start->config, "tile_oh")) + "x" +
+                       std::to_string(space.Scalar(start->config, "tile_ow")) + " in " +
+                       std::to_string(space.Scalar(start->config, "work_group")) + ", unroll_kw " +
+                       std::to_string(space.Scalar(start->config, "unroll_kw"))
+                 : std::string("none");
+  };
+  const char* projection = "n=1,ci=256,h=14,w=14,co=512,kh=1,kw=1,stride=2,pad=0";
+  EXPECT_EQ(pixels("conv2d_oc_vec_nchwc", projection), "1x7 in 1, unroll_kw 1");
+  EXPECT_EQ(pixels("conv2d_oc_vec", "n=1,ci=256,h=14,w=14,co=512,kh=3,kw=3,stride=2,pad=1"), "1x7 in 1, unroll_kw 0");
+  EXPECT_EQ(pixels("conv2d_oc_vec_nchwc", "n=1,ci=128,h=28,w=28,co=256,kh=3,kw=3,stride=2,pad=1"),
+            "2x2 in 4, unroll_kw 1");
+}
+
 // The Winograd sketches transform their input in the kernel where the pre-pass's output would
 // be far larger than a core's caches (16 MB on one compute unit, 1 MB on several) and output
 // channels come in at most two groups of two vectors (64 at width 16); else in the pre-pass,
