@@ -20,6 +20,22 @@ DeviceInfo Device(const std::string& type, unsigned width) {
 
 DeviceLimits LimitsFor(const DeviceInfo& d) { return {d.max_work_group_size, d.local_mem_bytes, d.native_float_width}; }
 
+// The values of `knobs` in sketch `name`'s starting config for conv2d `shape` on `device`
+// ("tiles=4 work_group=1"), checked valid; "none" without one.
+std::string StartingValues(const char* name, const char* shape, const DeviceInfo& device,
+                           const std::vector<const char*>& knobs, bool with_workload = true) {
+  const Workload w = ParseWorkload("conv2d", shape);
+  const KernelTemplate& sketch = PickTemplate(w, name);
+  const ConfigSpace space = sketch.Space(w, LimitsFor(device));
+  const auto start = DeviceStartingConfig(sketch, space, device, with_workload ? &w : nullptr);
+  EXPECT_TRUE(start && space.IsValid(start->config)) << name << " " << shape;
+  if (!start) return "none";
+  std::string values;
+  for (const char* knob : knobs)
+    values += (values.empty() ? "" : " ") + std::string(knob) + "=" + std::to_string(space.Scalar(start->config, knob));
+  return values;
+}
+
 TEST(StartingConfig, EverySketchHasAValidOneOnEveryDeviceClass) {
   const std::vector<Workload> workloads = {
       ParseWorkload("gemm", "1,1000,512"),
@@ -108,39 +124,46 @@ TEST(StartingConfig, GemmRowsColumnsPerWorkItemFitTheColumns) {
 // ResNet-18's 512-channel layer; a start that slow also made the search pass F(4x4) by on the
 // network's other layers).
 TEST(StartingConfig, RegisterTilesComeBeforeTheWorkGroupSize) {
-  DeviceInfo cpu = Device("cpu", 16);
-  const Workload w = ParseWorkload("conv2d", "n=1,ci=512,h=7,w=7,co=512,kh=3,kw=3,stride=1,pad=1");
-  const KernelTemplate& sketch = PickTemplate(w, "conv2d_winograd_f4_nchwc");
-  const ConfigSpace space = sketch.Space(w, LimitsFor(cpu));
-  const auto start = DeviceStartingConfig(sketch, space, cpu, &w);
-  ASSERT_TRUE(start && space.IsValid(start->config));
-  EXPECT_EQ(space.Scalar(start->config, "tiles"), 4);
-  EXPECT_EQ(space.Scalar(start->config, "tile_oc"), 2);
-  EXPECT_EQ(space.Scalar(start->config, "work_group"), 1);
+  EXPECT_EQ(StartingValues("conv2d_winograd_f4_nchwc", "n=1,ci=512,h=7,w=7,co=512,kh=3,kw=3,stride=1,pad=1",
+                           Device("cpu", 16), {"tiles", "work_group"}),
+            "tiles=4 work_group=1");
+}
+
+// An image of at most sixteen tiles goes to one work-item whole, with as many vectors of output
+// channels as keep sixteen sums in registers while each of the two compute units gets a group;
+// a larger image keeps the table's six tiles by two vectors, and a GPU its generic start.
+TEST(StartingConfig, WinogradTakesASmallImageWhole) {
+  const auto tiles = [](const char* name, const char* shape, const DeviceInfo& device) {
+    return StartingValues(name, shape, device, {"tiles", "tile_oc", "work_group"});
+  };
+  const DeviceInfo cpu = Device("cpu", 16);
+  const char* seven = "n=1,ci=512,h=7,w=7,co=512,kh=3,kw=3,stride=1,pad=1";
+  const char* fourteen = "n=1,ci=256,h=14,w=14,co=256,kh=3,kw=3,stride=1,pad=1";
+  EXPECT_EQ(tiles("conv2d_winograd_f4_nchwc", seven, cpu), "tiles=4 tile_oc=4 work_group=1");
+  EXPECT_EQ(tiles("conv2d_winograd_f2_nchwc", seven, cpu), "tiles=16 tile_oc=2 work_group=1");
+  EXPECT_EQ(tiles("conv2d_winograd_f4_nchwc", fourteen, cpu), "tiles=16 tile_oc=2 work_group=1");
+  EXPECT_EQ(tiles("conv2d_winograd_f2_nchwc", fourteen, cpu), "tiles=6 tile_oc=2 work_group=4");  // 49 tiles
+  // 64 output channels: four vectors would leave one compute unit idle.
+  EXPECT_EQ(tiles("conv2d_winograd_f4_nchwc", "n=1,ci=64,h=7,w=7,co=64,kh=3,kw=3,stride=1,pad=1", cpu),
+            "tiles=4 tile_oc=2 work_group=1");
+  EXPECT_EQ(tiles("conv2d_winograd_f4_nchwc", "n=1,ci=64,h=7,w=7,co=16,kh=3,kw=3,stride=1,pad=1", cpu),
+            "tiles=4 tile_oc=1 work_group=1");
+  EXPECT_EQ(tiles("conv2d_winograd_f2_nchwc", seven, Device("gpu", 4)), "tiles=1 tile_oc=1 work_group=16");
 }
 
 // A 7x7 output in 2x2 blocks computes 64 pixels for 49: the direct sketches' start takes one
 // row of 7 instead (as many pixels per work-item or more, none past the output), in a group of
 // one, the kx loop of a 3x3 kernel rolled; a 14x14 output keeps its 2x2 blocks.
 TEST(StartingConfig, PixelBlocksFitASmallOutput) {
-  const DeviceInfo cpu = Device("cpu", 16);
-  const auto pixels = [&](const char* name, const char* shape) {
-    const Workload w = ParseWorkload("conv2d", shape);
-    const KernelTemplate& sketch = PickTemplate(w, name);
-    const ConfigSpace space = sketch.Space(w, LimitsFor(cpu));
-    const auto start = DeviceStartingConfig(sketch, space, cpu, &w);
-    EXPECT_TRUE(start && space.IsValid(start->config)) << name << " " << shape;
-    return start ? std::to_string(space.Scalar(start->config, "tile_oh")) + "x" +
-                       std::to_string(space.Scalar(start->config, "tile_ow")) + " in " +
-                       std::to_string(space.Scalar(start->config, "work_group")) + ", unroll_kw " +
-                       std::to_string(space.Scalar(start->config, "unroll_kw"))
-                 : std::string("none");
+  const auto pixels = [](const char* name, const char* shape) {
+    return StartingValues(name, shape, Device("cpu", 16), {"tile_oh", "tile_ow", "work_group", "unroll_kw"});
   };
   const char* projection = "n=1,ci=256,h=14,w=14,co=512,kh=1,kw=1,stride=2,pad=0";
-  EXPECT_EQ(pixels("conv2d_oc_vec_nchwc", projection), "1x7 in 1, unroll_kw 1");
-  EXPECT_EQ(pixels("conv2d_oc_vec", "n=1,ci=256,h=14,w=14,co=512,kh=3,kw=3,stride=2,pad=1"), "1x7 in 1, unroll_kw 0");
+  EXPECT_EQ(pixels("conv2d_oc_vec_nchwc", projection), "tile_oh=1 tile_ow=7 work_group=1 unroll_kw=1");
+  EXPECT_EQ(pixels("conv2d_oc_vec", "n=1,ci=256,h=14,w=14,co=512,kh=3,kw=3,stride=2,pad=1"),
+            "tile_oh=1 tile_ow=7 work_group=1 unroll_kw=0");
   EXPECT_EQ(pixels("conv2d_oc_vec_nchwc", "n=1,ci=128,h=28,w=28,co=256,kh=3,kw=3,stride=2,pad=1"),
-            "2x2 in 4, unroll_kw 1");
+            "tile_oh=2 tile_ow=2 work_group=4 unroll_kw=1");
 }
 
 // The Winograd sketches transform their input in the kernel where the pre-pass's output would
@@ -152,12 +175,8 @@ TEST(StartingConfig, WinogradTransformsALargeImageInTheKernel) {
   DeviceInfo cpu = Device("cpu", 16);
   cpu.compute_units = 1;
   const auto fused_ci = [&](const char* name, const char* shape, bool with_workload) {
-    const Workload w = ParseWorkload("conv2d", shape);
-    const KernelTemplate& sketch = PickTemplate(w, name);
-    const ConfigSpace space = sketch.Space(w, LimitsFor(cpu));
-    const auto start = DeviceStartingConfig(sketch, space, cpu, with_workload ? &w : nullptr);
-    EXPECT_TRUE(start && space.IsValid(start->config)) << name << " " << shape;
-    return start ? space.Scalar(start->config, "fused_ci") : -1;
+    const std::string values = StartingValues(name, shape, cpu, {"fused_ci"}, with_workload);
+    return values == "none" ? -1 : std::stoi(values.substr(values.find('=') + 1));
   };
   const char* vgg = "n=1,ci=64,h=224,w=224,co=64,kh=3,kw=3,stride=1,pad=1";  // F(2x2): 51 MB transformed
   EXPECT_EQ(fused_ci("conv2d_winograd_f2_nchwc", vgg, true), 64);
