@@ -214,9 +214,10 @@ class Conv2dWinogradNchwc final : public Conv2dTemplate {
   // where the transformed weights are far larger than the input, one work-item takes every tile,
   // so that each weight is read from memory once per layer, with as many vectors of output
   // channels as keep kRegisterSums sums in registers while every compute unit still gets a
-  // group of them. On ResNet-18's 512-channel 7x7 layer, F(4x4) with four vectors: 0.79 ms
-  // against 0.94 for two; F(2x2) with sixteen tiles: 0.83 against 1.02 for six; F(4x4) on its
-  // 14x14 layer with sixteen tiles: 0.55 against 0.64 for four (one thread; notebook, 2026-11-28).
+  // group of them. One thread, pinned, medians of five alternating rounds: on ResNet-18's 7x7
+  // layer F(2x2) with sixteen tiles 0.91 ms against 1.24 for six, F(4x4) with four vectors tied
+  // with two (0.79 against 0.94 on a quieter machine); on its 14x14 layer F(4x4) with sixteen
+  // tiles 0.53 against 0.67 for four (notebook, 2026-11-28, morning).
   std::string TakeASmallImageWhole(const Workload& w, const ConfigSpace& space, const DeviceInfo& device,
                                    Config& c) const {
     const ConvShape s = ConvShape::Of(w);
