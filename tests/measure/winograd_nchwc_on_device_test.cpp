@@ -55,9 +55,9 @@ TEST(WinogradNchwcOnDevice, EveryKnobValueIsCorrectOnPrunedChannelsAndPartialTil
                             testing::CoveringSample(f4_space, 3, features({"vec", "tile_oc", "fused_ci"})));
 }
 
-// Sixteen tiles per work-item (F(2x2); F(4x4)'s partial sums do not fit the bound) are summed
+// Sixteen tiles per work-item (F(2x2), and F(4x4) with up to two vectors) are summed
 // in two register blocks of eight: with the pre-pass and with the transform in the kernel, on
-// 40 tiles, so that the last work-item's second block lies past them.
+// 40 tiles (F(4x4): 25), so that the last work-item's second block lies past them.
 TEST(WinogradNchwcOnDevice, SixteenTilesInTwoRegisterBlocksAreCorrect) {
   OpenClMeasurer measurer(testing::QuickMeasureOptions());
   const KernelTemplate& t = Conv2dWinogradF2NchwcTemplate();
@@ -72,11 +72,22 @@ TEST(WinogradNchwcOnDevice, SixteenTilesInTwoRegisterBlocksAreCorrect) {
     configs.push_back(*c);
   }
   testing::ExpectAllCorrect(measurer, t, w, space, configs);
-  const ConfigSpace f4 = Conv2dWinogradF4NchwcTemplate().Space(
-      ParseWorkload("conv2d", "n=1,ci=24,h=18,w=18,co=20,kh=3,kw=3,stride=1,pad=1"), measurer.limits());
-  const auto f4_sixteen = f4.FromKey("vec=4;tile_oc=1;tiles=16;work_group=1;unroll_ci=4;fused_ci=0");
-  ASSERT_TRUE(f4_sixteen.has_value());
-  EXPECT_FALSE(f4.IsValid(*f4_sixteen));
+  // F(4x4) takes sixteen tiles by up to two vectors (a 14x14 image whole); four vectors pass
+  // the bound on a work-item's vectors.
+  const KernelTemplate& t4 = Conv2dWinogradF4NchwcTemplate();
+  const Workload w4 = ParseWorkload("conv2d", "n=1,ci=24,h=18,w=18,co=20,kh=3,kw=3,stride=1,pad=1");
+  const ConfigSpace f4 = t4.Space(w4, measurer.limits());
+  std::vector<Config> f4_configs;
+  for (const char* key : {"vec=4;tile_oc=1;tiles=16;work_group=1;unroll_ci=4;fused_ci=0",
+                          "vec=4;tile_oc=2;tiles=16;work_group=1;unroll_ci=1;fused_ci=16"}) {
+    const auto c = f4.FromKey(key);
+    ASSERT_TRUE(c && f4.IsValid(*c)) << key;
+    f4_configs.push_back(*c);
+  }
+  testing::ExpectAllCorrect(measurer, t4, w4, f4, f4_configs);
+  const auto f4_too_many = f4.FromKey("vec=4;tile_oc=4;tiles=16;work_group=1;unroll_ci=4;fused_ci=0");
+  ASSERT_TRUE(f4_too_many.has_value());
+  EXPECT_FALSE(f4.IsValid(*f4_too_many));
 }
 
 }  // namespace

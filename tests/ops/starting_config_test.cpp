@@ -149,6 +149,14 @@ TEST(StartingConfig, WinogradTakesASmallImageWhole) {
   EXPECT_EQ(tiles("conv2d_winograd_f4_nchwc", "n=1,ci=64,h=7,w=7,co=16,kh=3,kw=3,stride=1,pad=1", cpu),
             "tiles=4 tile_oc=1 work_group=1");
   EXPECT_EQ(tiles("conv2d_winograd_f2_nchwc", seven, Device("gpu", 4)), "tiles=1 tile_oc=1 work_group=16");
+  // A config transferred with the input transformed in the kernel takes the pre-pass instead:
+  // each group of output channels would transform the whole image again.
+  const Workload w = ParseWorkload("conv2d", seven);
+  const KernelTemplate& f4 = PickTemplate(w, "conv2d_winograd_f4_nchwc");
+  const ConfigSpace space = f4.Space(w, LimitsFor(cpu));
+  Config transferred = *space.FromKey("vec=16;tile_oc=2;tiles=4;work_group=1;unroll_ci=4;fused_ci=32");
+  EXPECT_NE(f4.FitToTheShape(w, space, cpu, transferred), "");
+  EXPECT_EQ(space.Key(transferred), "vec=16;tile_oc=4;tiles=4;work_group=1;unroll_ci=4;fused_ci=0");
 }
 
 // A 7x7 output in 2x2 blocks computes 64 pixels for 49: the direct sketches' start takes one
@@ -181,8 +189,15 @@ TEST(StartingConfig, WinogradTransformsALargeImageInTheKernel) {
   const char* vgg = "n=1,ci=64,h=224,w=224,co=64,kh=3,kw=3,stride=1,pad=1";  // F(2x2): 51 MB transformed
   EXPECT_EQ(fused_ci("conv2d_winograd_f2_nchwc", vgg, true), 64);
   EXPECT_EQ(fused_ci("conv2d_winograd_f2_nchwc", vgg, false), 0);
-  // F(4x4): 29 MB; six tiles of 36 values by 64 channels pass the private-memory bound, 32 fit.
-  EXPECT_EQ(fused_ci("conv2d_winograd_f4_nchwc", vgg, true), 32);
+  // F(4x4): 29 MB; its start's four tiles of 36 values by 64 channels fit the private-memory
+  // bound; a transferred config's six tiles pass it with 64 channels, and 32 fit.
+  EXPECT_EQ(fused_ci("conv2d_winograd_f4_nchwc", vgg, true), 64);
+  const Workload w = ParseWorkload("conv2d", vgg);
+  const KernelTemplate& f4 = PickTemplate(w, "conv2d_winograd_f4_nchwc");
+  const ConfigSpace space = f4.Space(w, LimitsFor(cpu));
+  Config six = *space.FromKey("vec=16;tile_oc=2;tiles=6;work_group=4;unroll_ci=4;fused_ci=0");
+  EXPECT_EQ(f4.FitToTheShape(w, space, cpu, six), "input transform in the kernel");
+  EXPECT_EQ(space.Scalar(six, "fused_ci"), 32);
   // Four groups of output channels: the pre-pass.
   EXPECT_EQ(fused_ci("conv2d_winograd_f2_nchwc", "n=1,ci=64,h=224,w=224,co=128,kh=3,kw=3,stride=1,pad=1", true), 0);
   // ResNet-18's 56x56 layer: 3.2 MB, the pre-pass on one compute unit, in the kernel on two;
