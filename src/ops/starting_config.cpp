@@ -26,9 +26,9 @@ using Preferred = std::vector<std::pair<std::string, KnobValue>>;
 // 1.2-1.5x on 7x7 to 28x28 images, equal on 56x56.
 const Preferred kCpuChannelVector{{"vec", {kNativeWidth}}, {"tile_oc", {4}},   {"tile_oh", {2}},  {"tile_ow", {2}},
                                   {"work_group", {4}},     {"unroll_kw", {1}}, {"pad_input", {1}}};
-// Winograd on channel blocks: two vectors of output channels and six tiles per work-item, the
-// input channels unrolled by four (what 400-trial runs chose on most of ResNet-18's 3x3 layers,
-// for both tile sizes), the input transformed by the pre-pass (but see the template's FitToTheShape).
+// Winograd F(2x2) on channel blocks: two vectors of output channels and six tiles per work-item,
+// the input channels unrolled by four (what 400-trial runs chose on most of ResNet-18's 3x3
+// layers), the input transformed by the pre-pass (but see the template's FitToTheShape).
 const Preferred kCpuWinogradTiles{{"vec", {kNativeWidth}}, {"tile_oc", {2}},   {"tiles", {6}},
                                   {"work_group", {4}},     {"unroll_ci", {4}}, {"fused_ci", {0}}};
 // F(4x4): four tiles in groups of one, what 400-trial runs chose on ResNet-18's 56x56 and 28x28
