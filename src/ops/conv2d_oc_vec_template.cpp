@@ -211,7 +211,8 @@ class Conv2dOcVec final : public Conv2dTemplate {
     // ms against 0.65-0.66 on that stride-2 layer; the start's 2x2 unrolled: 0.77-0.78).
     if (s.kw > 1) {
       Config rolled = *best;
-      rolled[space.KnobIndex("unroll_kw")] = 0;  // the value 0
+      const size_t unroll = space.KnobIndex("unroll_kw");
+      if (const auto off = space.knob(unroll).Find({0})) rolled[unroll] = *off;
       if (space.IsValid(rolled)) best = std::move(rolled);
     }
     c = *best;

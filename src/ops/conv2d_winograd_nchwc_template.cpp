@@ -192,7 +192,8 @@ class Conv2dWinogradNchwc final : public Conv2dTemplate {
   std::string FitToTheShape(const Workload& w, const ConfigSpace& space, const DeviceInfo& device,
                             Config& c) const override {
     if (device.type != "cpu") return {};
-    if (std::string fitted = TakeASmallImageWhole(w, space, device, c); !fitted.empty()) return fitted;
+    // A small image is the small-image rule's alone, so that fitting a fitted config changes nothing.
+    if (TileCount(ConvShape::Of(w), m_) <= kWholeImageTiles) return TakeASmallImageWhole(w, space, device, c);
     const auto pre_pass = PrePassOf(w, space, c);
     const size_t worth = device.compute_units > 1 ? kPrePassBytesWorthFusingOnSeveralCores : kPrePassBytesWorthFusing;
     if (!pre_pass || pre_pass->scratch_elements * sizeof(float) <= worth) return {};
@@ -222,7 +223,6 @@ class Conv2dWinogradNchwc final : public Conv2dTemplate {
                                    Config& c) const {
     const ConvShape s = ConvShape::Of(w);
     const int64_t tile_count = TileCount(s, m_);
-    if (tile_count > kWholeImageTiles) return {};
     const size_t tiles = space.KnobIndex("tiles"), oc = space.KnobIndex("tile_oc");
     const size_t group = space.KnobIndex("work_group"), fused = space.KnobIndex("fused_ci");
     Config fitted = c;
