@@ -24,6 +24,8 @@ namespace {
 // Accumulator vectors per work-item: what a SIMD register file of 32 holds with room for the
 // weight vectors and the broadcast input.
 constexpr int64_t kMaxAccumulatorVectors = 28;
+// The SIMD register file that bound is written for (AVX-512's 32 vectors).
+constexpr int64_t kVectorRegisters = 32;
 
 struct OcVecTiles {
   int64_t vec, oc, unroll_kw;
@@ -70,6 +72,81 @@ constexpr double kMostPaddedPixels = 1.25;
 
 int64_t ComputedPixels(const ConvShape& s, const PixelBlock& b) {
   return b.row_blocks(s) * b.oh * b.column_blocks(s) * b.ow;
+}
+
+// A pixel block that computes more than kMostPaddedPixels times the output's pixels gives way
+// to the block of at least as many pixels (as much reuse of each weight vector) that computes
+// the fewest, the most pixels among equals: one row of 7 on a 7x7 output. Pinned, one thread,
+// against the start's 2x2 in groups of four: ResNet-18's 1x1 stride-2 projection to 7x7
+// 0.062-0.065 ms against 0.083-0.092, MobileNet-v1's 1024-channel 7x7 layer 0.54-0.59 against
+// 0.70-0.73, ResNet-18's 3x3 stride-2 layer to 7x7 0.65-0.66 against 0.77-0.78 (notebook,
+// 2026-11-28).
+std::string FitPixelBlock(const ConvShape& s, const ConfigSpace& space, Config& c) {
+  const PixelBlock given(space, c);
+  const int64_t output = s.oh * s.ow;
+  if (static_cast<double>(ComputedPixels(s, given)) <= kMostPaddedPixels * static_cast<double>(output)) return {};
+  const size_t rows = space.KnobIndex("tile_oh"), columns = space.KnobIndex("tile_ow");
+  const size_t group = space.KnobIndex("work_group");
+  // The block with the config's work-group size, else the largest smaller one that is valid
+  // (fewer blocks along the columns leave a large group idle).
+  const auto valid = [&](Config& fitted) {
+    for (uint32_t g = c[group] + 1; g-- > 0;) {
+      fitted[group] = g;
+      if (space.IsValid(fitted)) return true;
+    }
+    return false;
+  };
+  std::optional<Config> best;
+  for (uint32_t i = 0; i < space.knob(rows).size(); ++i)
+    for (uint32_t j = 0; j < space.knob(columns).size(); ++j) {
+      Config fitted = c;
+      fitted[rows] = i;
+      fitted[columns] = j;
+      const PixelBlock b(space, fitted);
+      if (b.oh * b.ow < given.oh * given.ow || !valid(fitted)) continue;
+      if (best) {
+        const PixelBlock kept(space, *best);
+        const int64_t computed = ComputedPixels(s, b), kept_computed = ComputedPixels(s, kept);
+        if (computed > kept_computed || (computed == kept_computed && b.oh * b.ow <= kept.oh * kept.ow)) continue;
+      }
+      best = fitted;
+    }
+  if (!best || ComputedPixels(s, PixelBlock(space, *best)) >= ComputedPixels(s, given)) return {};
+  c = *best;
+  const PixelBlock b(space, c);
+  return std::to_string(b.oh) + "x" + std::to_string(b.ow) + " pixels per work-item, fitted to the output";
+}
+
+// The vector registers the channel loop keeps live: the accumulators, the weight vectors of the
+// taps it unrolls and the broadcast input value.
+int64_t LiveVectors(const ConvShape& s, const OcVecTiles& t) {
+  return t.oc * t.pixels.oh * t.pixels.ow + t.oc * (t.unroll_kw == 1 ? s.kw : 1) + 1;
+}
+
+// Past the register file an accumulator is stored and reloaded every tap: four vectors of
+// output channels by a row of 7 (33 live) spilled one, and ran 0.62-0.65 ms on ResNet-18's
+// 3x3 stride-2 layer to 7x7 where two vectors (17 live) ran 0.55; unrolled over kx (41 live),
+// 0.88-0.91 (pinned, one thread; notebook, 2026-11-28). So the kx loop is rolled first (each
+// weight vector keeps its reuse), with the pre-pass where there is one (rolled taps that check
+// the image's bounds ran 0.98 there, at two threads 2x slower), then vectors of output channels
+// are given up until the live vectors fit.
+std::string FitRegisterFile(const ConvShape& s, const ConfigSpace& space, Config& c) {
+  if (LiveVectors(s, OcVecTiles(space, c)) <= kVectorRegisters) return {};
+  Config fitted = c;
+  const auto set = [&](const char* knob, int64_t value) {
+    if (!space.HasKnob(knob)) return;
+    const size_t i = space.KnobIndex(knob);
+    if (const auto v = space.knob(i).Find({value})) fitted[i] = *v;
+  };
+  if (s.kw > 1) {
+    set("unroll_kw", 0);
+    set("pad_input", 1);
+  }
+  const size_t vectors = space.KnobIndex("tile_oc");
+  while (LiveVectors(s, OcVecTiles(space, fitted)) > kVectorRegisters && fitted[vectors] > 0) --fitted[vectors];
+  if (LiveVectors(s, OcVecTiles(space, fitted)) > kVectorRegisters || !space.IsValid(fitted)) return {};
+  c = std::move(fitted);
+  return std::to_string(space.Scalar(c, "tile_oc")) + " vectors of output channels, within the register file";
 }
 
 class Conv2dOcVec final : public Conv2dTemplate {
@@ -166,58 +243,14 @@ class Conv2dOcVec final : public Conv2dTemplate {
     return t.pixels.Geometry(s, s.n * t.channel_groups(s));
   }
 
-  // On a CPU, a pixel block that computes more than kMostPaddedPixels times the output's pixels
-  // gives way to the block of at least as many pixels (as much reuse of each weight vector) that
-  // computes the fewest, the most pixels among equals: one row of 7 on a 7x7 output. Pinned, one
-  // thread, against the start's 2x2 in groups of four: ResNet-18's 1x1 stride-2 projection to
-  // 7x7 0.062-0.065 ms against 0.083-0.092, MobileNet-v1's 1024-channel 7x7 layer 0.54-0.59
-  // against 0.70-0.73, ResNet-18's 3x3 stride-2 layer to 7x7 0.65-0.66 against 0.77-0.78
-  // (notebook, 2026-11-28).
+  // On a CPU: the pixel block fitted to a small output (FitPixelBlock), then the live vectors
+  // fitted to the register file (FitRegisterFile).
   std::string FitToTheShape(const Workload& w, const ConfigSpace& space, const DeviceInfo& device,
                             Config& c) const override {
     if (device.type != "cpu") return {};
     const ConvShape s = ConvShape::Of(w);
-    const PixelBlock given(space, c);
-    const int64_t output = s.oh * s.ow;
-    if (static_cast<double>(ComputedPixels(s, given)) <= kMostPaddedPixels * static_cast<double>(output)) return {};
-    const size_t rows = space.KnobIndex("tile_oh"), columns = space.KnobIndex("tile_ow");
-    const size_t group = space.KnobIndex("work_group");
-    // The block with the config's work-group size, else the largest smaller one that is valid
-    // (fewer blocks along the columns leave a large group idle).
-    const auto valid = [&](Config& fitted) {
-      for (uint32_t g = c[group] + 1; g-- > 0;) {
-        fitted[group] = g;
-        if (space.IsValid(fitted)) return true;
-      }
-      return false;
-    };
-    std::optional<Config> best;
-    for (uint32_t i = 0; i < space.knob(rows).size(); ++i)
-      for (uint32_t j = 0; j < space.knob(columns).size(); ++j) {
-        Config fitted = c;
-        fitted[rows] = i;
-        fitted[columns] = j;
-        const PixelBlock b(space, fitted);
-        if (b.oh * b.ow < given.oh * given.ow || !valid(fitted)) continue;
-        if (best) {
-          const PixelBlock kept(space, *best);
-          const int64_t computed = ComputedPixels(s, b), kept_computed = ComputedPixels(s, kept);
-          if (computed > kept_computed || (computed == kept_computed && b.oh * b.ow <= kept.oh * kept.ow)) continue;
-        }
-        best = fitted;
-      }
-    if (!best || ComputedPixels(s, PixelBlock(space, *best)) >= ComputedPixels(s, given)) return {};
-    // The kx loop of a wider kernel rolled: unrolled over 28 accumulators it spilled (0.96-0.97
-    // ms against 0.65-0.66 on that stride-2 layer; the start's 2x2 unrolled: 0.77-0.78).
-    if (s.kw > 1) {
-      Config rolled = *best;
-      const size_t unroll = space.KnobIndex("unroll_kw");
-      if (const auto off = space.knob(unroll).Find({0})) rolled[unroll] = *off;
-      if (space.IsValid(rolled)) best = std::move(rolled);
-    }
-    c = *best;
-    const PixelBlock b(space, c);
-    return std::to_string(b.oh) + "x" + std::to_string(b.ow) + " pixels per work-item, fitted to the output";
+    const std::string pixels = FitPixelBlock(s, space, c), registers = FitRegisterFile(s, space, c);
+    return pixels.empty() || registers.empty() ? pixels + registers : pixels + ", " + registers;
   }
 
  private:

@@ -164,17 +164,49 @@ TEST(StartingConfig, WinogradTakesASmallImageWhole) {
 
 // A 7x7 output in 2x2 blocks computes 64 pixels for 49: the direct sketches' start takes one
 // row of 7 instead (as many pixels per work-item or more, none past the output), in a group of
-// one, the kx loop of a 3x3 kernel rolled; a 14x14 output keeps its 2x2 blocks.
+// one, the kx loop of a 3x3 kernel rolled, and two vectors of output channels (four by seven
+// accumulators and four weight vectors would pass the 32 registers); a 14x14 output keeps its
+// 2x2 blocks of four vectors.
 TEST(StartingConfig, PixelBlocksFitASmallOutput) {
   const auto pixels = [](const char* name, const char* shape) {
-    return StartingValues(name, shape, Device("cpu", 16), {"tile_oh", "tile_ow", "work_group", "unroll_kw"});
+    return StartingValues(name, shape, Device("cpu", 16), {"tile_oc", "tile_oh", "tile_ow", "work_group", "unroll_kw"});
   };
   const char* projection = "n=1,ci=256,h=14,w=14,co=512,kh=1,kw=1,stride=2,pad=0";
-  EXPECT_EQ(pixels("conv2d_oc_vec_nchwc", projection), "tile_oh=1 tile_ow=7 work_group=1 unroll_kw=1");
+  EXPECT_EQ(pixels("conv2d_oc_vec_nchwc", projection), "tile_oc=2 tile_oh=1 tile_ow=7 work_group=1 unroll_kw=1");
   EXPECT_EQ(pixels("conv2d_oc_vec", "n=1,ci=256,h=14,w=14,co=512,kh=3,kw=3,stride=2,pad=1"),
-            "tile_oh=1 tile_ow=7 work_group=1 unroll_kw=0");
+            "tile_oc=2 tile_oh=1 tile_ow=7 work_group=1 unroll_kw=0");
   EXPECT_EQ(pixels("conv2d_oc_vec_nchwc", "n=1,ci=128,h=28,w=28,co=256,kh=3,kw=3,stride=2,pad=1"),
-            "tile_oh=2 tile_ow=2 work_group=4 unroll_kw=1");
+            "tile_oc=4 tile_oh=2 tile_ow=2 work_group=4 unroll_kw=1");
+}
+
+// A transferred config whose accumulators, unrolled weight vectors and broadcast value pass the
+// register file is fitted to it: the kx loop rolled first, with the pre-pass, then vectors of
+// output channels given up; one that fits stays as it is, and a GPU's configs are left alone.
+TEST(StartingConfig, DirectBlocksFitTheRegisterFile) {
+  const DeviceInfo cpu = Device("cpu", 16);
+  const Workload w = ParseWorkload("conv2d", "n=1,ci=64,h=28,w=28,co=128,kh=3,kw=3,stride=1,pad=1");
+  const KernelTemplate& direct = PickTemplate(w, "conv2d_oc_vec_nchwc");
+  const ConfigSpace space = direct.Space(w, LimitsFor(cpu));
+  const auto fit = [&](const char* key, const DeviceInfo& device) {
+    Config c = *space.FromKey(key);
+    EXPECT_TRUE(space.IsValid(c)) << key;
+    direct.FitToTheShape(w, space, device, c);
+    return space.Key(c);
+  };
+  // 24 accumulators and 3x4 weight vectors: 37 live; rolled, 29.
+  EXPECT_EQ(fit("vec=16;tile_oc=4;tile_oh=2;tile_ow=3;work_group=1;unroll_kw=1;pad_input=1", cpu),
+            "vec=16;tile_oc=4;tile_oh=2;tile_ow=3;work_group=1;unroll_kw=0;pad_input=1");
+  // 28 accumulators and four weight vectors: 33 live, rolled already; two vectors, 17.
+  EXPECT_EQ(fit("vec=16;tile_oc=4;tile_oh=1;tile_ow=7;work_group=1;unroll_kw=0;pad_input=1", cpu),
+            "vec=16;tile_oc=2;tile_oh=1;tile_ow=7;work_group=1;unroll_kw=0;pad_input=1");
+  // Unrolled without the pre-pass: 41 live; rolled taps take the pre-pass.
+  EXPECT_EQ(fit("vec=16;tile_oc=4;tile_oh=1;tile_ow=7;work_group=1;unroll_kw=1;pad_input=0", cpu),
+            "vec=16;tile_oc=2;tile_oh=1;tile_ow=7;work_group=1;unroll_kw=0;pad_input=1");
+  // 28 accumulators, two vectors rolled: 31 live, as it is.
+  EXPECT_EQ(fit("vec=16;tile_oc=2;tile_oh=2;tile_ow=7;work_group=1;unroll_kw=0;pad_input=1", cpu),
+            "vec=16;tile_oc=2;tile_oh=2;tile_ow=7;work_group=1;unroll_kw=0;pad_input=1");
+  EXPECT_EQ(fit("vec=16;tile_oc=4;tile_oh=1;tile_ow=7;work_group=1;unroll_kw=0;pad_input=0", Device("gpu", 4)),
+            "vec=16;tile_oc=4;tile_oh=1;tile_ow=7;work_group=1;unroll_kw=0;pad_input=0");
 }
 
 // The Winograd sketches transform their input in the kernel where the pre-pass's output would
