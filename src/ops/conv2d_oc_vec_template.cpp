@@ -21,10 +21,11 @@
 namespace tt {
 namespace {
 
-// Accumulator vectors per work-item: what a SIMD register file of 32 holds with room for the
-// weight vectors and the broadcast input.
+// Accumulator vectors per work-item: what a SIMD register file of 32 (kVectorRegisters,
+// AVX-512's) holds with room for up to three weight vectors and the broadcast input. Blocks
+// that need more stay in the space for the tuner to measure; starts and transfers are kept
+// within the file (FitRegisterFile).
 constexpr int64_t kMaxAccumulatorVectors = 28;
-// The SIMD register file that bound is written for (AVX-512's 32 vectors).
 constexpr int64_t kVectorRegisters = 32;
 
 struct OcVecTiles {
