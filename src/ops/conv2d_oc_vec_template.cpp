@@ -134,14 +134,9 @@ int64_t LiveVectors(const ConvShape& s, const OcVecTiles& t) {
 std::string FitRegisterFile(const ConvShape& s, const ConfigSpace& space, Config& c) {
   if (LiveVectors(s, OcVecTiles(space, c)) <= kVectorRegisters) return {};
   Config fitted = c;
-  const auto set = [&](const char* knob, int64_t value) {
-    if (!space.HasKnob(knob)) return;
-    const size_t i = space.KnobIndex(knob);
-    if (const auto v = space.knob(i).Find({value})) fitted[i] = *v;
-  };
   if (s.kw > 1) {
-    set("unroll_kw", 0);
-    set("pad_input", 1);
+    SetKnobValue(space, fitted, "unroll_kw", 0);
+    SetKnobValue(space, fitted, "pad_input", 1);
   }
   const size_t vectors = space.KnobIndex("tile_oc");
   while (LiveVectors(s, OcVecTiles(space, fitted)) > kVectorRegisters && fitted[vectors] > 0) --fitted[vectors];

@@ -3,6 +3,7 @@
 // output), FLOPs (always those of the direct convolution, so that sketches compare by time),
 // the reference, and the shape's build options.
 #include <string>
+#include <string_view>
 
 #include "ops/conv_shape.h"
 #include "ops/kernel_template.h"
@@ -21,5 +22,9 @@ class Conv2dTemplate : public KernelTemplate {
   // -D N, CI, H, W, CO, KH, KW, STRIDE, PAD, DIL, OH, OW (and -cl-mad-enable).
   static std::string ShapeOptions(const ConvShape& s);
 };
+
+// Sets knob `name` of `c` to `value` where the space has the knob and the value; else leaves `c`
+// as it is. For the FitToTheShape rules, which move a config to a named value.
+void SetKnobValue(const ConfigSpace& space, Config& c, std::string_view name, int64_t value);
 
 }  // namespace tt

@@ -44,6 +44,12 @@ void Conv2dTemplate::Reference(const Workload& w, const std::vector<const float*
   }
 }
 
+void SetKnobValue(const ConfigSpace& space, Config& c, std::string_view name, int64_t value) {
+  if (!space.HasKnob(name)) return;
+  const size_t i = space.KnobIndex(name);
+  if (const auto v = space.knob(i).Find({value})) c[i] = *v;
+}
+
 std::string Conv2dTemplate::ShapeOptions(const ConvShape& s) {
   return "-cl-mad-enable" + Define("N", s.n) + Define("CI", s.ci) + Define("H", s.h) + Define("W", s.w) +
          Define("CO", s.co) + Define("KH", s.kh) + Define("KW", s.kw) + Define("STRIDE", s.stride) +

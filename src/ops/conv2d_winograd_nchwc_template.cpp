@@ -224,15 +224,14 @@ class Conv2dWinogradNchwc final : public Conv2dTemplate {
     const ConvShape s = ConvShape::Of(w);
     const int64_t tile_count = TileCount(s, m_);
     const size_t tiles = space.KnobIndex("tiles"), oc = space.KnobIndex("tile_oc");
-    const size_t group = space.KnobIndex("work_group"), fused = space.KnobIndex("fused_ci");
     Config fitted = c;
     const Knob& tile_knob = space.knob(tiles);
     for (fitted[tiles] = 0; fitted[tiles] + 1 < tile_knob.size(); ++fitted[tiles])
       if (tile_knob.value(fitted[tiles])[0] >= tile_count) break;  // the fewest that cover the image
-    if (const auto one = space.knob(group).Find({1})) fitted[group] = *one;
+    SetKnobValue(space, fitted, "work_group", 1);
     // The pre-pass: transformed in the kernel, the whole image would be transformed once per
     // group of output channels (F(4x4) on 7x7 at two threads: 0.65-0.94 ms against 0.45-0.58).
-    if (const auto pre_pass = space.knob(fused).Find({0})) fitted[fused] = *pre_pass;
+    SetKnobValue(space, fitted, "fused_ci", 0);
     const int64_t sums = RegisterTiles(tile_knob.value(fitted[tiles])[0]);
     const int64_t vec = space.Scalar(c, "vec");
     const auto groups_of = [&](int64_t vectors) {
