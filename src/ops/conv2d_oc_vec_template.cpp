@@ -26,7 +26,6 @@ namespace {
 // that need more stay in the space for the tuner to measure; starts and transfers are kept
 // within the file (FitRegisterFile).
 constexpr int64_t kMaxAccumulatorVectors = 28;
-constexpr int64_t kVectorRegisters = 32;
 
 struct OcVecTiles {
   int64_t vec, oc, unroll_kw;

@@ -27,4 +27,8 @@ class Conv2dTemplate : public KernelTemplate {
 // as it is. For the FitToTheShape rules, which move a config to a named value.
 void SetKnobValue(const ConfigSpace& space, Config& c, std::string_view name, int64_t value);
 
+// The SIMD registers that the CPU rules of FitToTheShape keep a work-item's live vectors within
+// (AVX-512's 32): past them the compiler spills a value to the stack and reloads it every step.
+inline constexpr int64_t kVectorRegisters = 32;
+
 }  // namespace tt

@@ -249,6 +249,38 @@ TEST(StartingConfig, WinogradTransformsALargeImageInTheKernel) {
   EXPECT_EQ(fused_ci("conv2d_winograd_f2_nchwc", "n=1,ci=16,h=448,w=448,co=32,kh=3,kw=3,stride=1,pad=1", true), 16);
 }
 
+// Transformed in the kernel, the input is transformed again by every group of output channels:
+// the fitted config takes the widest group that the space allows and whose channel loop stays
+// within the 32 registers. A config that stays with the pre-pass keeps its group.
+TEST(StartingConfig, WinogradInTheKernelTransformsEachTileOnce) {
+  DeviceInfo cpu = Device("cpu", 16);
+  cpu.compute_units = 1;
+  const auto fit = [&](const char* name, const char* shape, const char* key) {
+    const Workload w = ParseWorkload("conv2d", shape);
+    const KernelTemplate& sketch = PickTemplate(w, name);
+    const ConfigSpace space = sketch.Space(w, LimitsFor(cpu));
+    Config c = *space.FromKey(key);
+    sketch.FitToTheShape(w, space, cpu, c);
+    EXPECT_TRUE(space.IsValid(c)) << key;
+    return space.Key(c);
+  };
+  const char* vgg = "n=1,ci=64,h=224,w=224,co=64,kh=3,kw=3,stride=1,pad=1";
+  EXPECT_EQ(StartingValues("conv2d_winograd_f4_nchwc", vgg, cpu, {"tile_oc", "fused_ci"}), "tile_oc=4 fused_ci=64");
+  EXPECT_EQ(fit("conv2d_winograd_f2_nchwc", vgg, "vec=16;tile_oc=2;tiles=6;work_group=4;unroll_ci=4;fused_ci=0"),
+            "vec=16;tile_oc=4;tiles=6;work_group=4;unroll_ci=4;fused_ci=64");
+  // Eight tiles by four vectors: 32 sums, 37 live vectors; two vectors stay.
+  EXPECT_EQ(fit("conv2d_winograd_f2_nchwc", vgg, "vec=16;tile_oc=2;tiles=8;work_group=4;unroll_ci=4;fused_ci=0"),
+            "vec=16;tile_oc=2;tiles=8;work_group=4;unroll_ci=4;fused_ci=64");
+  // 32 output channels: two vectors are the whole of them.
+  EXPECT_EQ(fit("conv2d_winograd_f2_nchwc", "n=1,ci=16,h=448,w=448,co=32,kh=3,kw=3,stride=1,pad=1",
+                "vec=16;tile_oc=1;tiles=4;work_group=1;unroll_ci=4;fused_ci=0"),
+            "vec=16;tile_oc=2;tiles=4;work_group=1;unroll_ci=4;fused_ci=16");
+  // With the pre-pass (ResNet-18's 56x56 layer on one compute unit), nothing moves.
+  EXPECT_EQ(fit("conv2d_winograd_f4_nchwc", "n=1,ci=64,h=56,w=56,co=64,kh=3,kw=3,stride=1,pad=1",
+                "vec=16;tile_oc=2;tiles=4;work_group=1;unroll_ci=4;fused_ci=0"),
+            "vec=16;tile_oc=2;tiles=4;work_group=1;unroll_ci=4;fused_ci=0");
+}
+
 // A config transferred from a smaller layer carries its pre-pass; fitted to the 224x224 layer
 // it transforms in the kernel, and a config already transforming in the kernel stays as it is.
 TEST(StartingConfig, FitToTheShapeAdaptsATransferredConfig) {
