@@ -81,6 +81,10 @@ void TransformEachTileOnce(const ConfigSpace& space, Config& c) {
 
 int64_t TileCount(const ConvShape& s, int m) { return s.n * ((s.oh + m - 1) / m) * ((s.ow + m - 1) / m); }
 int64_t PaddedChannels(int64_t c) { return ChannelBlocks(c) * kChannelBlock; }
+// The pre-pass's output: every tile's alpha^2 components of every (padded) input channel.
+size_t PrePassElements(const ConvShape& s, int m) {
+  return static_cast<size_t>(TileCount(s, m) * (m + 2) * (m + 2) * PaddedChannels(s.ci));
+}
 
 class Conv2dWinogradNchwc final : public Conv2dTemplate {
  public:
@@ -192,42 +196,49 @@ class Conv2dWinogradNchwc final : public Conv2dTemplate {
   std::optional<PrePass> PrePassOf(const Workload& w, const ConfigSpace& space, const Config& c) const override {
     if (WinogradNchwcTiles(space, c).fused_ci > 0) return std::nullopt;
     const ConvShape s = ConvShape::Of(w);
-    const int64_t tiles = TileCount(s, m_), alpha = m_ + 2;
+    const int64_t tiles = TileCount(s, m_);
     PrePass pre;
     pre.kernel_name = "winograd_input_transform";
     pre.input = 0;
-    pre.scratch_elements = static_cast<size_t>(tiles * alpha * alpha * PaddedChannels(s.ci));
+    pre.scratch_elements = PrePassElements(s, m_);
     pre.geometry.dims = 2;
     pre.geometry.global = {static_cast<size_t>((tiles + 3) / 4 * 4), static_cast<size_t>(ChannelBlocks(s.ci)), 1};
     pre.geometry.local = {4, 1, 1};
     return pre;
   }
 
-  // On a CPU, a config whose pre-pass transforms the input transforms it in the kernel instead
-  // (64 channels at a time, or as many as fit) where the pre-pass's output is far larger than
-  // a core's caches (on one compute unit; on several, larger than a core's share of them) and
-  // each tile would be transformed at most twice (output channels in at most two groups of
-  // tile_oc vectors).
+  // On a CPU, the input is transformed in the kernel (64 channels at a time, or as many as fit;
+  // a config already doing so keeps its chunk) where the pre-pass's output is far larger than a
+  // core's caches (on one compute unit; on several, larger than a core's share of them) and each
+  // tile would be transformed at most twice (output channels in at most two groups of tile_oc
+  // vectors, widened first: TransformEachTileOnce); everywhere else in the pre-pass, so that a
+  // config transferred from a large image does not transform a smaller one's tiles once per group
+  // (VGG-16's 224x224 layer's F(4x4) best on its 56x56 layer of 256 channels: four groups, 16.7
+  // ms against 8.4 for the pre-pass; notebook, 2026-11-28, noon).
   std::string FitToTheShape(const Workload& w, const ConfigSpace& space, const DeviceInfo& device,
                             Config& c) const override {
     if (device.type != "cpu") return {};
+    const ConvShape s = ConvShape::Of(w);
     // A small image is the small-image rule's alone, so that fitting a fitted config changes nothing.
-    if (TileCount(ConvShape::Of(w), m_) <= kWholeImageTiles) return TakeASmallImageWhole(w, space, device, c);
-    const auto pre_pass = PrePassOf(w, space, c);
+    if (TileCount(s, m_) <= kWholeImageTiles) return TakeASmallImageWhole(w, space, device, c);
     const size_t worth = device.compute_units > 1 ? kPrePassBytesWorthFusingOnSeveralCores : kPrePassBytesWorthFusing;
-    if (!pre_pass || pre_pass->scratch_elements * sizeof(float) <= worth) return {};
-    const WinogradNchwcTiles t(space, c);
-    if (ConvShape::Of(w).co > 2 * t.oc * t.vec) return {};
     const size_t knob = space.KnobIndex("fused_ci");
-    for (size_t i = space.knob(knob).size(); i-- > 1;) {
-      Config fused = c;
-      fused[knob] = static_cast<uint32_t>(i);
-      if (!space.IsValid(fused)) continue;
-      c = std::move(fused);
-      TransformEachTileOnce(space, c);
-      return "input transform in the kernel";
+    Config fitted = c;
+    TransformEachTileOnce(space, fitted);
+    const WinogradNchwcTiles t(space, fitted);
+    const bool fuse = PrePassElements(s, m_) * sizeof(float) > worth &&
+                      (PaddedChannels(s.co) + t.oc * t.vec - 1) / (t.oc * t.vec) <= 2;
+    if (!fuse) {
+      fitted = c;
+      SetKnobValue(space, fitted, "fused_ci", 0);
     }
-    return {};
+    for (auto i = static_cast<uint32_t>(space.knob(knob).size()); fuse && fitted[knob] == 0 && i-- > 1;) {
+      fitted[knob] = i;
+      if (!space.IsValid(fitted)) fitted[knob] = 0;
+    }
+    if (fitted == c || (fuse && fitted[knob] == 0) || !space.IsValid(fitted)) return {};
+    c = std::move(fitted);
+    return fuse ? "input transform in the kernel" : "input transform in a pre-pass";
   }
 
  private:

@@ -211,7 +211,7 @@ TEST(StartingConfig, DirectBlocksFitTheRegisterFile) {
 
 // The Winograd sketches transform their input in the kernel where the pre-pass's output would
 // be far larger than a core's caches (16 MB on one compute unit, 1 MB on several) and output
-// channels come in at most two groups of two vectors (64 at width 16); else in the pre-pass,
+// channels come in at most two groups once widened to four vectors (128 at width 16); else in the pre-pass,
 // and without the workload too. 64 channels at a time where the private-memory bound takes
 // them, else the largest chunk that fits.
 TEST(StartingConfig, WinogradTransformsALargeImageInTheKernel) {
@@ -233,8 +233,9 @@ TEST(StartingConfig, WinogradTransformsALargeImageInTheKernel) {
   Config six = *space.FromKey("vec=16;tile_oc=2;tiles=6;work_group=4;unroll_ci=4;fused_ci=0");
   EXPECT_EQ(f4.FitToTheShape(w, space, cpu, six), "input transform in the kernel");
   EXPECT_EQ(space.Scalar(six, "fused_ci"), 32);
-  // Four groups of output channels: the pre-pass.
-  EXPECT_EQ(fused_ci("conv2d_winograd_f2_nchwc", "n=1,ci=64,h=224,w=224,co=128,kh=3,kw=3,stride=1,pad=1", true), 0);
+  // 128 output channels: two groups of four vectors, in the kernel; 256, four groups: the pre-pass.
+  EXPECT_EQ(fused_ci("conv2d_winograd_f2_nchwc", "n=1,ci=64,h=224,w=224,co=128,kh=3,kw=3,stride=1,pad=1", true), 64);
+  EXPECT_EQ(fused_ci("conv2d_winograd_f2_nchwc", "n=1,ci=64,h=224,w=224,co=256,kh=3,kw=3,stride=1,pad=1", true), 0);
   // ResNet-18's 56x56 layer: 3.2 MB, the pre-pass on one compute unit, in the kernel on two;
   // a 14x14 layer of 256 channels (0.8 MB, output channels narrowed to one group) the pre-pass
   // on both.
@@ -251,7 +252,8 @@ TEST(StartingConfig, WinogradTransformsALargeImageInTheKernel) {
 
 // Transformed in the kernel, the input is transformed again by every group of output channels:
 // the fitted config takes the widest group that the space allows and whose channel loop stays
-// within the 32 registers. A config that stays with the pre-pass keeps its group.
+// within the 32 registers. A config that stays with the pre-pass keeps its group, and one
+// transformed in the kernel goes back to the pre-pass where the image is small or the groups many.
 TEST(StartingConfig, WinogradInTheKernelTransformsEachTileOnce) {
   DeviceInfo cpu = Device("cpu", 16);
   cpu.compute_units = 1;
@@ -276,9 +278,19 @@ TEST(StartingConfig, WinogradInTheKernelTransformsEachTileOnce) {
                 "vec=16;tile_oc=1;tiles=4;work_group=1;unroll_ci=4;fused_ci=0"),
             "vec=16;tile_oc=2;tiles=4;work_group=1;unroll_ci=4;fused_ci=16");
   // With the pre-pass (ResNet-18's 56x56 layer on one compute unit), nothing moves.
-  EXPECT_EQ(fit("conv2d_winograd_f4_nchwc", "n=1,ci=64,h=56,w=56,co=64,kh=3,kw=3,stride=1,pad=1",
-                "vec=16;tile_oc=2;tiles=4;work_group=1;unroll_ci=4;fused_ci=0"),
+  const char* resnet56 = "n=1,ci=64,h=56,w=56,co=64,kh=3,kw=3,stride=1,pad=1";
+  EXPECT_EQ(fit("conv2d_winograd_f4_nchwc", resnet56, "vec=16;tile_oc=2;tiles=4;work_group=1;unroll_ci=4;fused_ci=0"),
             "vec=16;tile_oc=2;tiles=4;work_group=1;unroll_ci=4;fused_ci=0");
+  // The 224x224 layer's config transferred to a smaller image, or to one of four groups of output
+  // channels, takes the pre-pass: each tile would be transformed once per group.
+  const char* vgg_best = "vec=16;tile_oc=4;tiles=4;work_group=1;unroll_ci=4;fused_ci=64";
+  const char* with_pre_pass = "vec=16;tile_oc=4;tiles=4;work_group=1;unroll_ci=4;fused_ci=0";
+  EXPECT_EQ(fit("conv2d_winograd_f4_nchwc", resnet56, vgg_best), with_pre_pass);
+  EXPECT_EQ(fit("conv2d_winograd_f4_nchwc", "n=1,ci=256,h=56,w=56,co=256,kh=3,kw=3,stride=1,pad=1", vgg_best),
+            with_pre_pass);
+  EXPECT_EQ(fit("conv2d_winograd_f4_nchwc", "n=1,ci=64,h=224,w=224,co=256,kh=3,kw=3,stride=1,pad=1", vgg_best),
+            with_pre_pass);
+  EXPECT_EQ(fit("conv2d_winograd_f4_nchwc", vgg, vgg_best), vgg_best);
 }
 
 // A config transferred from a smaller layer carries its pre-pass; fitted to the 224x224 layer
