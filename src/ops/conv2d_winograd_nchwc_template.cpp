@@ -213,8 +213,8 @@ class Conv2dWinogradNchwc final : public Conv2dTemplate {
   // tile would be transformed at most twice (output channels in at most two groups of tile_oc
   // vectors, widened first: TransformEachTileOnce); everywhere else in the pre-pass, so that a
   // config transferred from a large image does not transform a smaller one's tiles once per group
-  // (VGG-16's 224x224 layer's F(4x4) best on its 56x56 layer of 256 channels: four groups, 16.7
-  // ms against 8.4 for the pre-pass; notebook, 2026-11-28, noon).
+  // (VGG-16's 224x224 layer's F(4x4) best on its 56x56 layer of 256 channels: four groups, 10.4
+  // ms against 8.5 for the pre-pass, medians of three alternating rounds; notebook, 2026-11-28, noon).
   std::string FitToTheShape(const Workload& w, const ConfigSpace& space, const DeviceInfo& device,
                             Config& c) const override {
     if (device.type != "cpu") return {};
