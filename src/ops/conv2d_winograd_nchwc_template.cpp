@@ -81,6 +81,10 @@ void TransformEachTileOnce(const ConfigSpace& space, Config& c) {
 
 int64_t TileCount(const ConvShape& s, int m) { return s.n * ((s.oh + m - 1) / m) * ((s.ow + m - 1) / m); }
 int64_t PaddedChannels(int64_t c) { return ChannelBlocks(c) * kChannelBlock; }
+// The groups of `vectors` vectors of `vec` output channels (the NDRange's second dimension).
+int64_t ChannelGroups(const ConvShape& s, int64_t vec, int64_t vectors) {
+  return (PaddedChannels(s.co) + vec * vectors - 1) / (vec * vectors);
+}
 // The pre-pass's output: every tile's alpha^2 components of every (padded) input channel.
 size_t PrePassElements(const ConvShape& s, int m) {
   return static_cast<size_t>(TileCount(s, m) * (m + 2) * (m + 2) * PaddedChannels(s.ci));
@@ -184,7 +188,7 @@ class Conv2dWinogradNchwc final : public Conv2dTemplate {
     const ConvShape s = ConvShape::Of(w);
     const WinogradNchwcTiles t(space, c);
     const int64_t items = (TileCount(s, m_) + t.tiles - 1) / t.tiles;
-    const int64_t groups = (PaddedChannels(s.co) + t.vec * t.oc - 1) / (t.vec * t.oc);
+    const int64_t groups = ChannelGroups(s, t.vec, t.oc);
     LaunchGeometry g;
     g.dims = 2;
     g.global = {static_cast<size_t>((items + t.work_group - 1) / t.work_group * t.work_group),
@@ -226,8 +230,7 @@ class Conv2dWinogradNchwc final : public Conv2dTemplate {
     Config fitted = c;
     TransformEachTileOnce(space, fitted);
     const WinogradNchwcTiles t(space, fitted);
-    const bool fuse = PrePassElements(s, m_) * sizeof(float) > worth &&
-                      (PaddedChannels(s.co) + t.oc * t.vec - 1) / (t.oc * t.vec) <= 2;
+    const bool fuse = PrePassElements(s, m_) * sizeof(float) > worth && ChannelGroups(s, t.vec, t.oc) <= 2;
     if (!fuse) {
       fitted = c;
       SetKnobValue(space, fitted, "fused_ci", 0);
@@ -265,14 +268,12 @@ class Conv2dWinogradNchwc final : public Conv2dTemplate {
     SetKnobValue(space, fitted, "fused_ci", 0);
     const int64_t sums = RegisterTiles(tile_knob.value(fitted[tiles])[0]);
     const int64_t vec = space.Scalar(c, "vec");
-    const auto groups_of = [&](int64_t vectors) {
-      return (PaddedChannels(s.co) + vec * vectors - 1) / (vec * vectors);
-    };
     bool found = false;
     for (uint32_t j = static_cast<uint32_t>(space.knob(oc).size()); j-- > 0 && !found;) {
       const int64_t vectors = space.knob(oc).value(j)[0];
       fitted[oc] = j;
-      if (vectors * sums > kRegisterSums || (j > 0 && groups_of(vectors) < static_cast<int64_t>(device.compute_units)))
+      if (vectors * sums > kRegisterSums ||
+          (j > 0 && ChannelGroups(s, vec, vectors) < static_cast<int64_t>(device.compute_units)))
         continue;
       found = space.IsValid(fitted);
     }
