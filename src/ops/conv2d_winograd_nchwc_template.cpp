@@ -61,6 +61,21 @@ struct WinogradNchwcTiles {
 // their sums spill.
 int64_t RegisterTiles(int64_t tiles) { return tiles <= 8 ? tiles : tiles / ((tiles + 7) / 8); }
 
+// Moves knob `knob` of `c` to its largest value past index `above` (-1: any) for which `fits`
+// holds and the config stays valid; false, `c` as it was, when there is none. The CPU rules'
+// one search: the widest group of output channels, the largest chunk of fused channels.
+template <typename Fits>
+bool TakeLargestValue(const ConfigSpace& space, Config& c, size_t knob, int64_t above, Fits fits) {
+  Config tried = c;
+  for (auto i = static_cast<int64_t>(space.knob(knob).size()) - 1; i > above; --i) {
+    tried[knob] = static_cast<uint32_t>(i);
+    if (!fits(space.knob(knob).value(static_cast<size_t>(i))[0]) || !space.IsValid(tried)) continue;
+    c = std::move(tried);
+    return true;
+  }
+  return false;
+}
+
 // With the input transformed in the kernel, each group of output channels transforms its tiles
 // again: the widest group that the space allows and whose channel loop (its sums, a weight
 // vector per output vector and the broadcast value) stays within the registers. VGG-16's
@@ -69,14 +84,8 @@ int64_t RegisterTiles(int64_t tiles) { return tiles <= 8 ? tiles : tiles / ((til
 void TransformEachTileOnce(const ConfigSpace& space, Config& c) {
   const size_t oc = space.KnobIndex("tile_oc");
   const int64_t sums_per_vector = RegisterTiles(space.Scalar(c, "tiles"));
-  for (auto j = static_cast<uint32_t>(space.knob(oc).size()); j-- > c[oc] + 1;) {
-    Config wider = c;
-    wider[oc] = j;
-    const int64_t vectors = space.knob(oc).value(j)[0];
-    if (vectors * (sums_per_vector + 1) + 1 > kVectorRegisters || !space.IsValid(wider)) continue;
-    c = std::move(wider);
-    return;
-  }
+  TakeLargestValue(space, c, oc, c[oc],
+                   [&](int64_t vectors) { return vectors * (sums_per_vector + 1) + 1 <= kVectorRegisters; });
 }
 
 int64_t TileCount(const ConvShape& s, int m) { return s.n * ((s.oh + m - 1) / m) * ((s.ow + m - 1) / m); }
@@ -234,12 +243,10 @@ class Conv2dWinogradNchwc final : public Conv2dTemplate {
     if (!fuse) {
       fitted = c;
       SetKnobValue(space, fitted, "fused_ci", 0);
+    } else if (fitted[knob] == 0 && !TakeLargestValue(space, fitted, knob, 0, [](int64_t) { return true; })) {
+      return {};  // no chunk of channels fits the private-memory bound
     }
-    for (auto i = static_cast<uint32_t>(space.knob(knob).size()); fuse && fitted[knob] == 0 && i-- > 1;) {
-      fitted[knob] = i;
-      if (!space.IsValid(fitted)) fitted[knob] = 0;
-    }
-    if (fitted == c || (fuse && fitted[knob] == 0) || !space.IsValid(fitted)) return {};
+    if (fitted == c || !space.IsValid(fitted)) return {};
     c = std::move(fitted);
     return fuse ? "input transform in the kernel" : "input transform in a pre-pass";
   }
@@ -268,15 +275,11 @@ class Conv2dWinogradNchwc final : public Conv2dTemplate {
     SetKnobValue(space, fitted, "fused_ci", 0);
     const int64_t sums = RegisterTiles(tile_knob.value(fitted[tiles])[0]);
     const int64_t vec = space.Scalar(c, "vec");
-    bool found = false;
-    for (uint32_t j = static_cast<uint32_t>(space.knob(oc).size()); j-- > 0 && !found;) {
-      const int64_t vectors = space.knob(oc).value(j)[0];
-      fitted[oc] = j;
-      if (vectors * sums > kRegisterSums ||
-          (j > 0 && ChannelGroups(s, vec, vectors) < static_cast<int64_t>(device.compute_units)))
-        continue;
-      found = space.IsValid(fitted);
-    }
+    const int64_t fewest = space.knob(oc).value(0)[0];
+    const bool found = TakeLargestValue(space, fitted, oc, -1, [&](int64_t vectors) {
+      return vectors * sums <= kRegisterSums &&
+             (vectors == fewest || ChannelGroups(s, vec, vectors) >= static_cast<int64_t>(device.compute_units));
+    });
     if (!found || fitted == c) return {};
     c = std::move(fitted);
     return "one work-item takes the image's " + std::to_string(tile_count) + " tiles";
