@@ -7,6 +7,7 @@
 // packed once per sketch. With fused_ci there is no pre-pass: each work-item transforms its
 // own tiles, a chunk of channels at a time, which saves the transformed input's round trip
 // through memory where it outgrows the caches (a 224x224 image: 1.5-2.3x on VGG-16's conv1_2).
+#include <algorithm>
 #include <string>
 
 #include "ops/build_options.h"
@@ -86,6 +87,47 @@ void TransformEachTileOnce(const ConfigSpace& space, Config& c) {
   const int64_t sums_per_vector = RegisterTiles(space.Scalar(c, "tiles"));
   TakeLargestValue(space, c, oc, c[oc],
                    [&](int64_t vectors) { return vectors * (sums_per_vector + 1) + 1 <= kVectorRegisters; });
+}
+
+// With the input transformed in the kernel, the largest chunk of channels (fused_ci's last value)
+// and one group of output channels count for more than tiles: the work-item keeps at most the
+// tiles whose transform of a whole chunk fits kMaxFusedFloats. VGG-16's 224x224 layer, F(4x4),
+// one thread, two alternating rounds: four tiles by four vectors, 64 channels at a time, 11.7-11.9
+// ms; six by four, 32 at a time, 12.8-13.4; eight by two, 32 at a time, 14.9-16.0 (notebook,
+// 2026-11-28, afternoon). Eight tiles came from a wider layer's config (ReadEachWeightForMoreTiles).
+void TransformInWholeChunks(const ConfigSpace& space, int m, Config& c) {
+  const Knob& chunks = space.knob(space.KnobIndex("fused_ci"));
+  const int64_t whole = chunks.value(chunks.size() - 1)[0], tiles = space.Scalar(c, "tiles");
+  TakeLargestValue(space, c, space.KnobIndex("tiles"), -1, [&](int64_t value) {
+    return value <= tiles && value * (m + 2) * (m + 2) * whole <= kMaxFusedFloats;
+  });
+}
+
+// A work-item reads every component's weights for its output channels once per TB tiles (the
+// pre-pass's channel loop). Where that share outgrows a core's L2 (1 MB on AMD's Zen 4 and 5), each
+// read comes from farther out; eight tiles by two vectors (sixteen sums in registers, the widest
+// register tile with eight tiles) serve each read to twice the tiles of the start's four. One
+// thread, pinned, two alternating rounds (notebook, 2026-11-28, afternoon): F(4x4) on VGG-16's
+// 56x56 layer of 256 channels 7.1-8.7 ms against 8.3-9.1 for four tiles, on its 28x28 layer of
+// 512 7.9-8.0 against 9.0-9.5; at two threads 4.6-5.2 against 5.2-5.6, 4.8-5.2 against 4.9-5.8.
+constexpr size_t kWeightBytesWithinL2 = size_t{1} << 20;
+constexpr int64_t kTilesPerWeightRead = 8;
+
+size_t WeightBytesPerWorkItem(const ConvShape& s, int m, int64_t vec, int64_t vectors) {
+  return static_cast<size_t>((m + 2) * (m + 2) * s.ci * vec * vectors) * sizeof(float);
+}
+
+// The rule above: tiles raised to kTilesPerWeightRead (more stay) and vectors narrowed to two
+// (fewer stay), where the space allows both; false, `c` as it was, where it changed nothing.
+bool ReadEachWeightForMoreTiles(const ConvShape& s, int m, const ConfigSpace& space, Config& c) {
+  const int64_t vec = space.Scalar(c, "vec");
+  if (WeightBytesPerWorkItem(s, m, vec, space.Scalar(c, "tile_oc")) <= kWeightBytesWithinL2) return false;
+  Config fitted = c;
+  SetKnobValue(space, fitted, "tiles", std::max(space.Scalar(c, "tiles"), kTilesPerWeightRead));
+  SetKnobValue(space, fitted, "tile_oc", std::min<int64_t>(space.Scalar(c, "tile_oc"), 2));
+  if (fitted == c || !space.IsValid(fitted)) return false;
+  c = std::move(fitted);
+  return true;
 }
 
 int64_t TileCount(const ConvShape& s, int m) { return s.n * ((s.oh + m - 1) / m) * ((s.ow + m - 1) / m); }
@@ -224,10 +266,11 @@ class Conv2dWinogradNchwc final : public Conv2dTemplate {
   // a config already doing so keeps its chunk) where the pre-pass's output is far larger than a
   // core's caches (on one compute unit; on several, larger than a core's share of them) and each
   // tile would be transformed at most twice (output channels in at most two groups of tile_oc
-  // vectors, widened first: TransformEachTileOnce); everywhere else in the pre-pass, so that a
+  // vectors, widened first: TransformInWholeChunks, TransformEachTileOnce); everywhere else in the pre-pass, so that a
   // config transferred from a large image does not transform a smaller one's tiles once per group
   // (VGG-16's 224x224 layer's F(4x4) best on its 56x56 layer of 256 channels: four groups, 10.4
   // ms against 8.5 for the pre-pass, medians of three alternating rounds; notebook, 2026-11-28, noon).
+  // With the pre-pass, a work-item whose weights outgrow the L2 takes more tiles (ReadEachWeightForMoreTiles).
   std::string FitToTheShape(const Workload& w, const ConfigSpace& space, const DeviceInfo& device,
                             Config& c) const override {
     if (device.type != "cpu") return {};
@@ -237,18 +280,25 @@ class Conv2dWinogradNchwc final : public Conv2dTemplate {
     const size_t worth = device.compute_units > 1 ? kPrePassBytesWorthFusingOnSeveralCores : kPrePassBytesWorthFusing;
     const size_t knob = space.KnobIndex("fused_ci");
     Config fitted = c;
+    TransformInWholeChunks(space, m_, fitted);
     TransformEachTileOnce(space, fitted);
     const WinogradNchwcTiles t(space, fitted);
     const bool fuse = PrePassElements(s, m_) * sizeof(float) > worth && ChannelGroups(s, t.vec, t.oc) <= 2;
+    bool more_tiles = false;
     if (!fuse) {
       fitted = c;
       SetKnobValue(space, fitted, "fused_ci", 0);
+      more_tiles = ReadEachWeightForMoreTiles(s, m_, space, fitted);
     } else if (fitted[knob] == 0 && !TakeLargestValue(space, fitted, knob, 0, [](int64_t) { return true; })) {
       return {};  // no chunk of channels fits the private-memory bound
     }
     if (fitted == c || !space.IsValid(fitted)) return {};
+    const bool moved = fitted[knob] != c[knob];
     c = std::move(fitted);
-    return fuse ? "input transform in the kernel" : "input transform in a pre-pass";
+    if (fuse) return "input transform in the kernel";
+    const std::string tiles =
+        more_tiles ? "at least eight tiles per read of the weights, which outgrow a core's L2" : "";
+    return moved ? "input transform in a pre-pass" + (more_tiles ? "; " + tiles : "") : tiles;
   }
 
  private:

@@ -225,14 +225,19 @@ TEST(StartingConfig, WinogradTransformsALargeImageInTheKernel) {
   EXPECT_EQ(fused_ci("conv2d_winograd_f2_nchwc", vgg, true), 64);
   EXPECT_EQ(fused_ci("conv2d_winograd_f2_nchwc", vgg, false), 0);
   // F(4x4): 29 MB; its start's four tiles of 36 values by 64 channels fit the private-memory
-  // bound; a transferred config's six tiles pass it with 64 channels, and 32 fit.
+  // bound; a transferred config's six tiles pass it with 64 channels: it takes four tiles, and
+  // four vectors of output channels (one group).
   EXPECT_EQ(fused_ci("conv2d_winograd_f4_nchwc", vgg, true), 64);
   const Workload w = ParseWorkload("conv2d", vgg);
   const KernelTemplate& f4 = PickTemplate(w, "conv2d_winograd_f4_nchwc");
   const ConfigSpace space = f4.Space(w, LimitsFor(cpu));
   Config six = *space.FromKey("vec=16;tile_oc=2;tiles=6;work_group=4;unroll_ci=4;fused_ci=0");
   EXPECT_EQ(f4.FitToTheShape(w, space, cpu, six), "input transform in the kernel");
-  EXPECT_EQ(space.Scalar(six, "fused_ci"), 32);
+  EXPECT_EQ(space.Key(six), "vec=16;tile_oc=4;tiles=4;work_group=4;unroll_ci=4;fused_ci=64");
+  // A wider layer's eight tiles by two vectors (WinogradReadsEachWeightForEightTiles), likewise.
+  Config eight = *space.FromKey("vec=16;tile_oc=2;tiles=8;work_group=1;unroll_ci=4;fused_ci=0");
+  EXPECT_EQ(f4.FitToTheShape(w, space, cpu, eight), "input transform in the kernel");
+  EXPECT_EQ(space.Key(eight), "vec=16;tile_oc=4;tiles=4;work_group=1;unroll_ci=4;fused_ci=64");
   // 128 output channels: two groups of four vectors, in the kernel; 256, four groups: the pre-pass.
   EXPECT_EQ(fused_ci("conv2d_winograd_f2_nchwc", "n=1,ci=64,h=224,w=224,co=128,kh=3,kw=3,stride=1,pad=1", true), 64);
   EXPECT_EQ(fused_ci("conv2d_winograd_f2_nchwc", "n=1,ci=64,h=224,w=224,co=256,kh=3,kw=3,stride=1,pad=1", true), 0);
@@ -286,11 +291,54 @@ TEST(StartingConfig, WinogradInTheKernelTransformsEachTileOnce) {
   const char* vgg_best = "vec=16;tile_oc=4;tiles=4;work_group=1;unroll_ci=4;fused_ci=64";
   const char* with_pre_pass = "vec=16;tile_oc=4;tiles=4;work_group=1;unroll_ci=4;fused_ci=0";
   EXPECT_EQ(fit("conv2d_winograd_f4_nchwc", resnet56, vgg_best), with_pre_pass);
-  EXPECT_EQ(fit("conv2d_winograd_f4_nchwc", "n=1,ci=256,h=56,w=56,co=256,kh=3,kw=3,stride=1,pad=1", vgg_best),
-            with_pre_pass);
   EXPECT_EQ(fit("conv2d_winograd_f4_nchwc", "n=1,ci=64,h=224,w=224,co=256,kh=3,kw=3,stride=1,pad=1", vgg_best),
             with_pre_pass);
+  // 256 input channels as well: their weights outgrow the L2 (WinogradReadsEachWeightForEightTiles).
+  EXPECT_EQ(fit("conv2d_winograd_f4_nchwc", "n=1,ci=256,h=56,w=56,co=256,kh=3,kw=3,stride=1,pad=1", vgg_best),
+            "vec=16;tile_oc=2;tiles=8;work_group=1;unroll_ci=4;fused_ci=0");
   EXPECT_EQ(fit("conv2d_winograd_f4_nchwc", vgg, vgg_best), vgg_best);
+}
+
+// With the pre-pass, a work-item reads its output channels' transformed weights once per block of
+// tiles: where they pass 1 MB (F(4x4): 36 x 256 channels x 2 vectors of 16), it takes eight
+// tiles by two vectors; more tiles stay, and so do a GPU's configs and smaller weights.
+TEST(StartingConfig, WinogradReadsEachWeightForEightTiles) {
+  DeviceInfo cpu = Device("cpu", 16);
+  cpu.compute_units = 1;
+  const auto start = [&](const char* name, const char* shape, const DeviceInfo& device) {
+    return StartingValues(name, shape, device, {"tiles", "tile_oc", "fused_ci"});
+  };
+  const char* vgg56 = "n=1,ci=256,h=56,w=56,co=256,kh=3,kw=3,stride=1,pad=1";  // 2.4 MB of weights a work-item
+  const char* vgg28 = "n=1,ci=512,h=28,w=28,co=512,kh=3,kw=3,stride=1,pad=1";
+  const char* resnet28 = "n=1,ci=128,h=28,w=28,co=128,kh=3,kw=3,stride=1,pad=1";  // 0.6 MB
+  EXPECT_EQ(start("conv2d_winograd_f4_nchwc", vgg56, cpu), "tiles=8 tile_oc=2 fused_ci=0");
+  EXPECT_EQ(start("conv2d_winograd_f4_nchwc", vgg28, cpu), "tiles=8 tile_oc=2 fused_ci=0");
+  EXPECT_EQ(start("conv2d_winograd_f4_nchwc", resnet28, cpu), "tiles=4 tile_oc=2 fused_ci=0");
+  // F(2x2): 16 components, 1 MB at 512 channels by two vectors, within the bound.
+  EXPECT_EQ(start("conv2d_winograd_f2_nchwc", vgg28, cpu), "tiles=6 tile_oc=2 fused_ci=0");
+  cpu.compute_units = 2;
+  EXPECT_EQ(start("conv2d_winograd_f4_nchwc", vgg56, cpu), "tiles=8 tile_oc=2 fused_ci=0");
+  EXPECT_EQ(start("conv2d_winograd_f4_nchwc", vgg56, Device("gpu", 4)).find("tiles=8"), std::string::npos);
+
+  const Workload w = ParseWorkload("conv2d", vgg28);
+  const KernelTemplate& f4 = PickTemplate(w, "conv2d_winograd_f4_nchwc");
+  const ConfigSpace space = f4.Space(w, LimitsFor(cpu));
+  const auto fit = [&](const char* key) {
+    Config c = *space.FromKey(key);
+    const std::string why = f4.FitToTheShape(w, space, cpu, c);
+    EXPECT_TRUE(space.IsValid(c)) << key;
+    return space.Key(c) + " (" + why + ")";
+  };
+  EXPECT_EQ(fit("vec=16;tile_oc=4;tiles=4;work_group=1;unroll_ci=8;fused_ci=0"),
+            "vec=16;tile_oc=2;tiles=8;work_group=1;unroll_ci=8;fused_ci=0 (at least eight tiles per read of the "
+            "weights, which outgrow a core's L2)");
+  EXPECT_EQ(fit("vec=16;tile_oc=2;tiles=16;work_group=1;unroll_ci=8;fused_ci=0"),
+            "vec=16;tile_oc=2;tiles=16;work_group=1;unroll_ci=8;fused_ci=0 ()");
+  EXPECT_EQ(fit("vec=8;tile_oc=1;tiles=4;work_group=1;unroll_ci=8;fused_ci=0"),
+            "vec=8;tile_oc=1;tiles=4;work_group=1;unroll_ci=8;fused_ci=0 ()");  // 0.6 MB
+  EXPECT_EQ(fit("vec=16;tile_oc=2;tiles=4;work_group=1;unroll_ci=8;fused_ci=32"),
+            "vec=16;tile_oc=2;tiles=8;work_group=1;unroll_ci=8;fused_ci=0 (input transform in a pre-pass; at least "
+            "eight tiles per read of the weights, which outgrow a core's L2)");
 }
 
 // A config transferred from a smaller layer carries its pre-pass; fitted to the 224x224 layer
