@@ -62,6 +62,9 @@ struct WinogradNchwcTiles {
 // their sums spill.
 int64_t RegisterTiles(int64_t tiles) { return tiles <= 8 ? tiles : tiles / ((tiles + 7) / 8); }
 
+// The components of a transformed tile: alpha^2, alpha = m + 2.
+int64_t Components(int64_t m) { return (m + 2) * (m + 2); }
+
 // Moves knob `knob` of `c` to its largest value past index `above` (-1: any) for which `fits`
 // holds and the config stays valid; false, `c` as it was, when there is none. The CPU rules'
 // one search: the widest group of output channels, the largest chunk of fused channels.
@@ -98,9 +101,8 @@ void TransformEachTileOnce(const ConfigSpace& space, Config& c) {
 void TransformInWholeChunks(const ConfigSpace& space, int m, Config& c) {
   const Knob& chunks = space.knob(space.KnobIndex("fused_ci"));
   const int64_t whole = chunks.value(chunks.size() - 1)[0], tiles = space.Scalar(c, "tiles");
-  TakeLargestValue(space, c, space.KnobIndex("tiles"), -1, [&](int64_t value) {
-    return value <= tiles && value * (m + 2) * (m + 2) * whole <= kMaxFusedFloats;
-  });
+  TakeLargestValue(space, c, space.KnobIndex("tiles"), -1,
+                   [&](int64_t value) { return value <= tiles && value * Components(m) * whole <= kMaxFusedFloats; });
 }
 
 // A work-item reads every component's weights for its output channels once per TB tiles (the
@@ -114,7 +116,7 @@ constexpr size_t kWeightBytesWithinL2 = size_t{1} << 20;
 constexpr int64_t kTilesPerWeightRead = 8;
 
 size_t WeightBytesPerWorkItem(const ConvShape& s, int m, int64_t vec, int64_t vectors) {
-  return static_cast<size_t>((m + 2) * (m + 2) * s.ci * vec * vectors) * sizeof(float);
+  return static_cast<size_t>(Components(m) * s.ci * vec * vectors) * sizeof(float);
 }
 
 // The rule above: tiles raised to kTilesPerWeightRead (more stay) and vectors narrowed to two
@@ -138,7 +140,7 @@ int64_t ChannelGroups(const ConvShape& s, int64_t vec, int64_t vectors) {
 }
 // The pre-pass's output: every tile's alpha^2 components of every (padded) input channel.
 size_t PrePassElements(const ConvShape& s, int m) {
-  return static_cast<size_t>(TileCount(s, m) * (m + 2) * (m + 2) * PaddedChannels(s.ci));
+  return static_cast<size_t>(TileCount(s, m) * Components(m) * PaddedChannels(s.ci));
 }
 
 class Conv2dWinogradNchwc final : public Conv2dTemplate {
@@ -219,7 +221,7 @@ class Conv2dWinogradNchwc final : public Conv2dTemplate {
             return "more than " + std::to_string(kMaxTileVectors) + " vectors of partial sums per work-item";
           if (t.unroll_ci > s.ci) return "unroll_ci past the input channels";
           if (t.fused_ci > PaddedChannels(s.ci)) return "fused_ci past the input channels";
-          if (t.tiles * (m + 2) * (m + 2) * t.fused_ci > kMaxFusedFloats)
+          if (t.tiles * Components(m) * t.fused_ci > kMaxFusedFloats)
             return "more than " + std::to_string(kMaxFusedFloats) + " floats of transformed input per work-item";
           const int64_t items = (tile_count + t.tiles - 1) / t.tiles;
           if (t.work_group > 1 && t.work_group > items) return "work-group larger than the work-items along the tiles";
@@ -266,11 +268,12 @@ class Conv2dWinogradNchwc final : public Conv2dTemplate {
   // a config already doing so keeps its chunk) where the pre-pass's output is far larger than a
   // core's caches (on one compute unit; on several, larger than a core's share of them) and each
   // tile would be transformed at most twice (output channels in at most two groups of tile_oc
-  // vectors, widened first: TransformInWholeChunks, TransformEachTileOnce); everywhere else in the pre-pass, so that a
-  // config transferred from a large image does not transform a smaller one's tiles once per group
-  // (VGG-16's 224x224 layer's F(4x4) best on its 56x56 layer of 256 channels: four groups, 10.4
-  // ms against 8.5 for the pre-pass, medians of three alternating rounds; notebook, 2026-11-28, noon).
-  // With the pre-pass, a work-item whose weights outgrow the L2 takes more tiles (ReadEachWeightForMoreTiles).
+  // vectors, widened first: TransformInWholeChunks, TransformEachTileOnce); everywhere else in
+  // the pre-pass, so that a config transferred from a large image does not transform a smaller
+  // one's tiles once per group (VGG-16's 224x224 layer's F(4x4) best on its 56x56 layer of 256
+  // channels: four groups, 10.4 ms against 8.5 for the pre-pass, medians of three alternating
+  // rounds; notebook, 2026-11-28, noon). With the pre-pass, a work-item whose weights outgrow
+  // the L2 takes more tiles (ReadEachWeightForMoreTiles).
   std::string FitToTheShape(const Workload& w, const ConfigSpace& space, const DeviceInfo& device,
                             Config& c) const override {
     if (device.type != "cpu") return {};
@@ -293,12 +296,14 @@ class Conv2dWinogradNchwc final : public Conv2dTemplate {
       return {};  // no chunk of channels fits the private-memory bound
     }
     if (fitted == c || !space.IsValid(fitted)) return {};
-    const bool moved = fitted[knob] != c[knob];
+    std::string why = fuse                      ? "input transform in the kernel"
+                      : fitted[knob] != c[knob] ? "input transform in a pre-pass"
+                                                : "";
+    if (more_tiles)
+      why += (why.empty() ? "" : "; ") +
+             std::string("at least eight tiles per read of the weights, which outgrow a core's L2");
     c = std::move(fitted);
-    if (fuse) return "input transform in the kernel";
-    const std::string tiles =
-        more_tiles ? "at least eight tiles per read of the weights, which outgrow a core's L2" : "";
-    return moved ? "input transform in a pre-pass" + (more_tiles ? "; " + tiles : "") : tiles;
+    return why;
   }
 
  private:
