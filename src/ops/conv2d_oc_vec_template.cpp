@@ -66,15 +66,11 @@ bool ReadsBlocked(const ConvShape& s) { return s.ci > kMaxPlainImageChannels; }
 // input of a padded convolution.
 bool CanPadInput(const ConvShape& s, bool blocked) { return blocked && ReadsBlocked(s) && s.pad > 0; }
 
-// Past this share of computed pixels beyond the output (2x2 blocks on a 7x7 output: 64 for 49),
-// a config's pixel block gives way to one that fits better (FitToTheShape).
-constexpr double kMostPaddedPixels = 1.25;
-
 int64_t ComputedPixels(const ConvShape& s, const PixelBlock& b) {
   return b.row_blocks(s) * b.oh * b.column_blocks(s) * b.ow;
 }
 
-// A pixel block that computes more than kMostPaddedPixels times the output's pixels gives way
+// A pixel block that computes more than kMostComputedShare times the output's pixels gives way
 // to the block of at least as many pixels (as much reuse of each weight vector) that computes
 // the fewest, the most pixels among equals: one row of 7 on a 7x7 output. Pinned, one thread,
 // against the start's 2x2 in groups of four: ResNet-18's 1x1 stride-2 projection to 7x7
@@ -84,7 +80,7 @@ int64_t ComputedPixels(const ConvShape& s, const PixelBlock& b) {
 std::string FitPixelBlock(const ConvShape& s, const ConfigSpace& space, Config& c) {
   const PixelBlock given(space, c);
   const int64_t output = s.oh * s.ow;
-  if (static_cast<double>(ComputedPixels(s, given)) <= kMostPaddedPixels * static_cast<double>(output)) return {};
+  if (WithinComputedShare(ComputedPixels(s, given), output)) return {};
   const size_t rows = space.KnobIndex("tile_oh"), columns = space.KnobIndex("tile_ow");
   const size_t group = space.KnobIndex("work_group");
   // The block with the config's work-group size, else the largest smaller one that is valid

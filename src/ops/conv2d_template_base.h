@@ -31,4 +31,14 @@ void SetKnobValue(const ConfigSpace& space, Config& c, std::string_view name, in
 // (AVX-512's 32): past them the compiler spills a value to the stack and reloads it every step.
 inline constexpr int64_t kVectorRegisters = 32;
 
+// Past this share of outputs computed beyond those needed (a block of pixels or of Winograd
+// tiles that does not divide the image: 2x2 pixel blocks on a 7x7 output compute 64 pixels for
+// 49), the CPU rules of FitToTheShape give a config's block way to one that fits the image.
+inline constexpr double kMostComputedShare = 1.25;
+
+// Whether computing `computed` outputs for `needed` stays within kMostComputedShare.
+inline bool WithinComputedShare(int64_t computed, int64_t needed) {
+  return static_cast<double>(computed) <= kMostComputedShare * static_cast<double>(needed);
+}
+
 }  // namespace tt

@@ -319,6 +319,11 @@ TEST(StartingConfig, WinogradReadsEachWeightForEightTiles) {
   cpu.compute_units = 2;
   EXPECT_EQ(start("conv2d_winograd_f4_nchwc", vgg56, cpu), "tiles=8 tile_oc=2 fused_ci=0");
   EXPECT_EQ(start("conv2d_winograd_f4_nchwc", vgg56, Device("gpu", 4)).find("tiles=8"), std::string::npos);
+  // More tiles stay: sixteen on the 56x56 image's 196 compute 208.
+  const Workload w56 = ParseWorkload("conv2d", vgg56);
+  const ConfigSpace space56 = PickTemplate(w56, "conv2d_winograd_f4_nchwc").Space(w56, LimitsFor(cpu));
+  Config sixteen = *space56.FromKey("vec=16;tile_oc=2;tiles=16;work_group=1;unroll_ci=8;fused_ci=0");
+  EXPECT_EQ(PickTemplate(w56, "conv2d_winograd_f4_nchwc").FitToTheShape(w56, space56, cpu, sixteen), "");
 
   const Workload w = ParseWorkload("conv2d", vgg28);
   const KernelTemplate& f4 = PickTemplate(w, "conv2d_winograd_f4_nchwc");
@@ -332,13 +337,52 @@ TEST(StartingConfig, WinogradReadsEachWeightForEightTiles) {
   EXPECT_EQ(fit("vec=16;tile_oc=4;tiles=4;work_group=1;unroll_ci=8;fused_ci=0"),
             "vec=16;tile_oc=2;tiles=8;work_group=1;unroll_ci=8;fused_ci=0 (at least eight tiles per read of the "
             "weights, which outgrow a core's L2)");
+  // Sixteen tiles compute 64 of the image's 49 (WinogradTilesFitTheImage): eight, which stay.
   EXPECT_EQ(fit("vec=16;tile_oc=2;tiles=16;work_group=1;unroll_ci=8;fused_ci=0"),
-            "vec=16;tile_oc=2;tiles=16;work_group=1;unroll_ci=8;fused_ci=0 ()");
+            "vec=16;tile_oc=2;tiles=8;work_group=1;unroll_ci=8;fused_ci=0 (tiles fitted to the image's 49)");
   EXPECT_EQ(fit("vec=8;tile_oc=1;tiles=4;work_group=1;unroll_ci=8;fused_ci=0"),
             "vec=8;tile_oc=1;tiles=4;work_group=1;unroll_ci=8;fused_ci=0 ()");  // 0.6 MB
   EXPECT_EQ(fit("vec=16;tile_oc=2;tiles=4;work_group=1;unroll_ci=8;fused_ci=32"),
             "vec=16;tile_oc=2;tiles=8;work_group=1;unroll_ci=8;fused_ci=0 (input transform in a pre-pass; at least "
             "eight tiles per read of the weights, which outgrow a core's L2)");
+}
+
+// Tiles that do not divide the image's are computed for nothing: past 1.25 times the image's
+// tiles, a config's tiles give way to the most of fewer within that share (a 14x14 image's
+// sixteen, taken whole, transferred to a 28x28 image's 49). Tiles within it stay, and so do a
+// GPU's configs.
+TEST(StartingConfig, WinogradTilesFitTheImage) {
+  DeviceInfo cpu = Device("cpu", 16);
+  cpu.compute_units = 1;
+  const auto fit = [&](const char* name, const char* shape, const DeviceInfo& device, const char* key) {
+    const Workload w = ParseWorkload("conv2d", shape);
+    const KernelTemplate& sketch = PickTemplate(w, name);
+    const ConfigSpace space = sketch.Space(w, LimitsFor(device));
+    Config c = *space.FromKey(key);
+    const std::string why = sketch.FitToTheShape(w, space, device, c);
+    EXPECT_TRUE(space.IsValid(c)) << key;
+    Config again = c;
+    EXPECT_EQ(sketch.FitToTheShape(w, space, device, again), "") << key;  // a fitted config fits
+    return space.Key(c) + (why.empty() ? "" : " (" + why + ")");
+  };
+  const char* resnet28 = "n=1,ci=128,h=28,w=28,co=128,kh=3,kw=3,stride=1,pad=1";  // 49 F(4x4) tiles
+  const char* f4 = "conv2d_winograd_f4_nchwc";
+  EXPECT_EQ(fit(f4, resnet28, cpu, "vec=16;tile_oc=2;tiles=16;work_group=1;unroll_ci=4;fused_ci=0"),
+            "vec=16;tile_oc=2;tiles=8;work_group=1;unroll_ci=4;fused_ci=0 (tiles fitted to the image's 49)");
+  EXPECT_EQ(fit(f4, resnet28, cpu, "vec=16;tile_oc=2;tiles=8;work_group=1;unroll_ci=4;fused_ci=0"),
+            "vec=16;tile_oc=2;tiles=8;work_group=1;unroll_ci=4;fused_ci=0");
+  EXPECT_EQ(fit(f4, resnet28, cpu, "vec=16;tile_oc=1;tiles=4;work_group=2;unroll_ci=4;fused_ci=0"),
+            "vec=16;tile_oc=1;tiles=4;work_group=2;unroll_ci=4;fused_ci=0");
+  // 25 tiles (20x20): sixteen and eight both compute 32; six compute 30.
+  EXPECT_EQ(fit(f4, "n=1,ci=96,h=20,w=20,co=96,kh=3,kw=3,stride=1,pad=1", cpu,
+                "vec=16;tile_oc=2;tiles=16;work_group=1;unroll_ci=4;fused_ci=0"),
+            "vec=16;tile_oc=2;tiles=6;work_group=1;unroll_ci=4;fused_ci=0 (tiles fitted to the image's 25)");
+  // F(2x2) on 14x14: 49 tiles as well.
+  EXPECT_EQ(fit("conv2d_winograd_f2_nchwc", "n=1,ci=256,h=14,w=14,co=256,kh=3,kw=3,stride=1,pad=1", cpu,
+                "vec=16;tile_oc=2;tiles=16;work_group=1;unroll_ci=4;fused_ci=0"),
+            "vec=16;tile_oc=2;tiles=8;work_group=1;unroll_ci=4;fused_ci=0 (tiles fitted to the image's 49)");
+  EXPECT_EQ(fit(f4, resnet28, Device("gpu", 4), "vec=4;tile_oc=2;tiles=16;work_group=1;unroll_ci=4;fused_ci=0"),
+            "vec=4;tile_oc=2;tiles=16;work_group=1;unroll_ci=4;fused_ci=0");
 }
 
 // A config transferred from a smaller layer carries its pre-pass; fitted to the 224x224 layer
