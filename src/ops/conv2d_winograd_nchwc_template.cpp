@@ -134,6 +134,8 @@ bool ReadEachWeightForMoreTiles(const ConvShape& s, int m, const ConfigSpace& sp
 }
 
 int64_t TileCount(const ConvShape& s, int m) { return s.n * ((s.oh + m - 1) / m) * ((s.ow + m - 1) / m); }
+// The work-items along the tiles (the NDRange's first dimension before the work-group rounding).
+int64_t TileItems(int64_t tile_count, int64_t tiles) { return (tile_count + tiles - 1) / tiles; }
 int64_t PaddedChannels(int64_t c) { return ChannelBlocks(c) * kChannelBlock; }
 // The groups of `vectors` vectors of `vec` output channels (the NDRange's second dimension).
 int64_t ChannelGroups(const ConvShape& s, int64_t vec, int64_t vectors) {
@@ -152,7 +154,7 @@ size_t PrePassElements(const ConvShape& s, int m) {
 // sixteen (notebook, 2026-11-28, evening). False, `c` as it was, where the tiles fit or no fewer do.
 bool FitTilesToTheImage(const ConvShape& s, int m, const ConfigSpace& space, Config& c) {
   const int64_t count = TileCount(s, m), given = space.Scalar(c, "tiles");
-  const auto computed = [count](int64_t tiles) { return (count + tiles - 1) / tiles * tiles; };
+  const auto computed = [count](int64_t tiles) { return TileItems(count, tiles) * tiles; };
   if (WithinComputedShare(computed(given), count)) return false;
   return TakeLargestValue(space, c, space.KnobIndex("tiles"), -1,
                           [&](int64_t tiles) { return tiles < given && WithinComputedShare(computed(tiles), count); });
@@ -238,7 +240,7 @@ class Conv2dWinogradNchwc final : public Conv2dTemplate {
           if (t.fused_ci > PaddedChannels(s.ci)) return "fused_ci past the input channels";
           if (t.tiles * Components(m) * t.fused_ci > kMaxFusedFloats)
             return "more than " + std::to_string(kMaxFusedFloats) + " floats of transformed input per work-item";
-          const int64_t items = (tile_count + t.tiles - 1) / t.tiles;
+          const int64_t items = TileItems(tile_count, t.tiles);
           if (t.work_group > 1 && t.work_group > items) return "work-group larger than the work-items along the tiles";
           return CheckDeviceLimits(t.work_group, 0, limits);
         });
@@ -255,7 +257,7 @@ class Conv2dWinogradNchwc final : public Conv2dTemplate {
   LaunchGeometry Geometry(const Workload& w, const ConfigSpace& space, const Config& c) const override {
     const ConvShape s = ConvShape::Of(w);
     const WinogradNchwcTiles t(space, c);
-    const int64_t items = (TileCount(s, m_) + t.tiles - 1) / t.tiles;
+    const int64_t items = TileItems(TileCount(s, m_), t.tiles);
     const int64_t groups = ChannelGroups(s, t.vec, t.oc);
     LaunchGeometry g;
     g.dims = 2;
@@ -288,7 +290,8 @@ class Conv2dWinogradNchwc final : public Conv2dTemplate {
   // one's tiles once per group (VGG-16's 224x224 layer's F(4x4) best on its 56x56 layer of 256
   // channels: four groups, 10.4 ms against 8.5 for the pre-pass, medians of three alternating
   // rounds; notebook, 2026-11-28, noon). With the pre-pass, a work-item whose weights outgrow
-  // the L2 takes more tiles (ReadEachWeightForMoreTiles).
+  // the L2 takes more tiles (ReadEachWeightForMoreTiles). Before either, tiles that overshoot the
+  // image's by more than kMostComputedShare give way to fewer (FitTilesToTheImage).
   std::string FitToTheShape(const Workload& w, const ConfigSpace& space, const DeviceInfo& device,
                             Config& c) const override {
     if (device.type != "cpu") return {};
