@@ -66,7 +66,8 @@ class BoTuner : public Tuner {
   std::optional<Fitted> FitModel();
   std::vector<Config> PickBatch(const std::vector<Config>& candidates, const std::vector<char>& near_best,
                                 const Fitted& fitted, size_t size);
-  std::optional<size_t> BestObserved() const;  // index of the fastest config that ran
+  std::optional<size_t> BestObserved() const;       // index of the fastest config that ran
+  std::vector<size_t> BestFirst(size_t top) const;  // indices of the `top` fastest that ran, fastest first
   // Prior mean at each config: sum over sources of weight x source prediction.
   Eigen::MatrixXd SourcePredictions(const std::vector<Config>& configs, const Eigen::MatrixXd& features) const;
   void FitSourceWeights(const Eigen::MatrixXd& predictions, const Eigen::VectorXd& y);

@@ -110,6 +110,29 @@ TEST(BoTuner, LocalPicksAreNeighboursOfTheBest) {
   }
 }
 
+// Once every neighbour of the best config is measured, the local picks move on to the
+// neighbours of the next best.
+TEST(BoTuner, LocalPicksMoveOnFromAnExhaustedNeighbourhood) {
+  const ConfigSpace space = PeakSpace();
+  const std::vector<Config> valid = testing::AllValid(space);
+  const Config best = valid[valid.size() / 3], second = valid[2 * valid.size() / 3];
+  std::vector<Observation> history{{best, MeasureStatus::kOk, 100}, {second, MeasureStatus::kOk, 90}};
+  for (size_t k = 0; k < best.size(); ++k)
+    for (uint32_t v : space.knob(k).neighbours(best[k])) {
+      Config next = best;
+      next[k] = v;
+      if (space.IsValid(next) && next != second) history.push_back({next, MeasureStatus::kOk, 50});
+    }
+  for (size_t i = 0; i < 12; ++i) history.push_back({valid[i * 211 % valid.size()], MeasureStatus::kOk, 10});
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    BoTuner tuner(space, seed, {.budget = 300, .greedy = 0, .local = 3});
+    tuner.Seed(history);
+    const std::vector<Config> batch = tuner.NextBatch(8);
+    ASSERT_EQ(batch.size(), 8u);
+    EXPECT_EQ(OneKnobAway(std::vector<Config>(batch.begin(), batch.begin() + 3), second), 3u) << seed;
+  }
+}
+
 TEST(BoTuner, RejectsBadOptions) {
   const ConfigSpace space = PeakSpace();
   for (const TunerOptionMap& bad : std::vector<TunerOptionMap>{{{"candidates", "0"}},
@@ -202,6 +225,23 @@ TEST(BoTuner, LearnsWhichConfigsFail) {
   // Random proposals would fail 2/5 of the time (3 of 5 unroll values x 2 of 3 axes).
   ASSERT_GT(proposed, 0u);
   EXPECT_LT(static_cast<double>(failures) / static_cast<double>(proposed), 0.15);
+}
+
+// More results than the model of which configs run keeps (max_rows), most of them failures
+// and too few successes to fill the other half: the failures fill it (a cache of a GPU's
+// pnpoly space, where most of the first configs failed, once ran past the end of the rows).
+TEST(BoTuner, ModelsMostlyFailuresBeyondItsRows) {
+  const ConfigSpace space = PeakSpace();
+  const std::vector<Config> valid = testing::AllValid(space);
+  std::vector<Observation> history;
+  for (size_t i = 0; i < 30; ++i) {
+    const Config& c = valid[i * 97 % valid.size()];
+    const bool ok = i % 6 == 0;
+    history.push_back({c, ok ? MeasureStatus::kOk : MeasureStatus::kCompileError, ok ? PeakGflops(space, c) : 0});
+  }
+  BoTuner tuner(space, 1, {.budget = 300, .max_rows = 16});
+  tuner.Seed(history);
+  EXPECT_EQ(tuner.NextBatch(8).size(), 8u);
 }
 
 }  // namespace
