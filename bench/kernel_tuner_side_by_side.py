@@ -12,7 +12,9 @@ Kernel Tuner is not part of tensortune and is never committed: point --kernel-tu
 checkout of https://github.com/KernelTuner/kernel_tuner (1.4) and --constraint at a folder
 that holds python-constraint's `constraint` package (its pure-Python sources are enough).
 Debian 12's python3-numpy, python3-scipy, python3-sklearn, python3-pandas and
-python3-jsonschema are what it runs with (bench/kernel_tuner_setup.sh prepares all of it).
+python3-jsonschema are what it runs with (`tools/install-deps.sh --bench-kernel-tuner`). A
+checkout has no package metadata, from which Kernel Tuner 1.4 reads its own version: the
+script gives it some.
 
     /usr/bin/python3 bench/kernel_tuner_side_by_side.py --kernel-tuner /tmp/kt \\
         --cache convolution_milo__A4000.json.gz --strategies genetic_algorithm,pso \\
@@ -46,6 +48,20 @@ def slim_cache(cache):
     for key, entry in cache["cache"].items():
         slim["cache"][key] = {k: v for k, v in entry.items() if k != "times"}
     return slim
+
+
+def give_metadata(folder):
+    """Package metadata for a plain checkout, which Kernel Tuner asks for its own version."""
+    import importlib.metadata
+
+    try:
+        importlib.metadata.version("kernel_tuner")
+    except importlib.metadata.PackageNotFoundError:
+        info = os.path.join(folder, "kernel_tuner-1.4.0.dist-info")
+        os.makedirs(info)
+        with open(os.path.join(info, "METADATA"), "w") as f:
+            f.write("Metadata-Version: 2.1\nName: kernel_tuner\nVersion: 1.4.0\n")
+        sys.path.append(folder)
 
 
 def entry_time(entry):
@@ -106,11 +122,12 @@ def main():
 
     sys.path.insert(0, os.path.abspath(args.constraint or args.kernel_tuner))
     sys.path.insert(0, os.path.abspath(args.kernel_tuner))
-    import kernel_tuner.interface as kt
-
     cache = load_cache(args.cache)
     space = os.path.basename(args.cache).split(".json")[0]
     with tempfile.TemporaryDirectory() as tmp:
+        give_metadata(tmp)
+        import kernel_tuner.interface as kt
+
         cache_path = os.path.join(tmp, "cache.json")
         slim = slim_cache(cache)
         for strategy in args.strategies.split(","):
