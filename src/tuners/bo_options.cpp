@@ -29,7 +29,7 @@ const OptionTable<BoOptions>& BoOptions::Table() {
       {"feasibility", &BoOptions::feasibility, "exponent of the chance to run in the acquisition (0: ignored)"},
       {"greedy", &BoOptions::greedy, "picks per batch by the best predicted mean instead of expected improvement"},
       {"local", &BoOptions::local,
-       "then picks per batch by expected improvement among the fresh neighbours of the best config only (of the "
+       "then picks per batch by expected improvement among the fresh neighbours of the best config alone (of the "
        "next best once those are all measured)"},
       {"hyper_steps", &BoOptions::hyper_steps, "Rprop steps of each fit of the kernel's length scales"},
       {"max_rows", &BoOptions::max_rows, "results the model is fitted on at most (the best half, the rest at random)",

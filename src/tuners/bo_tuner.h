@@ -6,9 +6,9 @@
 // expected improvement times that probability over the candidates (every fresh valid config when few enough, else a
 // random sample plus the neighbours of the best configs), greedily: after each pick the candidates' variances are
 // conditioned on it, so a batch spreads out instead of repeating one guess; one pick per batch takes the best
-// predicted mean and one the best config's best neighbour (the next best's, once
-// the best's are all measured). An initial design of a size scaled to the budget comes
-// first: on a cold start the centre of the space (every knob's middle value), then random configs.
+// predicted mean and one the best config's best neighbour (the next best config's, once the best's are all
+// measured). An initial design of a size scaled to the budget comes first: on a cold start the centre of the space
+// (every knob's middle value), then random configs.
 //
 // Warm start (Prime with transfer samples, e.g. other devices' records of the same task):
 // each source is modelled on its own (exact records, else a GP of its records) and their sum,
