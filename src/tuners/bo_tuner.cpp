@@ -494,16 +494,19 @@ std::vector<Config> BoTuner::ModelBatch(size_t size) {
   // pool is the next best's, as a local search moves on (CLBlast's GEMM on a 2080 Ti: 95% of
   // the optimum in 138 trials instead of 176).
   std::vector<char> near_best(candidates.size(), 0);
-  if (options_.local > 0)
+  if (options_.local > 0) {
+    std::unordered_map<uint64_t, size_t> position;  // of each candidate, by flat index
+    for (size_t i = 0; i < candidates.size(); ++i) position.emplace(space_.ToIndex(candidates[i]), i);
     for (size_t best : BestFirst(std::max<size_t>(options_.neighbours_of, 1))) {
       std::vector<Config> neighbours;
       std::unordered_map<uint64_t, bool> taken;
       AddNeighbours(observed_[best], neighbours, taken);
       bool any = false;
-      for (size_t i = 0; i < candidates.size(); ++i)
-        if (taken.count(space_.ToIndex(candidates[i]))) near_best[i] = 1, any = true;
+      for (const auto& [index, unused] : taken)
+        if (const auto it = position.find(index); it != position.end()) near_best[it->second] = 1, any = true;
       if (any) break;
     }
+  }
   return PickBatch(candidates, near_best, *fitted, size);
 }
 
