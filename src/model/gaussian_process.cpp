@@ -10,6 +10,7 @@ namespace {
 
 constexpr double kSqrt5 = 2.23606797749979;
 constexpr double kJitter = 1e-8;
+constexpr double kLinearCentre = 0.5;
 // A weak log-normal prior on each length scale (features span [0, 1]): keeps a length that
 // the data do not inform from running off to a bound.
 constexpr double kPriorLogLength = -0.7;  // 0.5
@@ -20,7 +21,11 @@ void Clamp(GpHyper& h, const GpBounds& b) {
     h.log_length[j] = std::clamp(h.log_length[j], b.min_log_length, b.max_log_length);
   h.log_signal = std::clamp(h.log_signal, b.min_log_signal, b.max_log_signal);
   h.log_noise = std::clamp(h.log_noise, b.min_log_noise, b.max_log_noise);
+  h.log_linear = std::clamp(h.log_linear, b.min_log_linear, b.max_log_linear);
 }
+
+// Features centred on the middle of [0, 1], as the linear kernel sees them.
+Eigen::MatrixXd Centred(const Eigen::MatrixXd& x) { return x.array() - kLinearCentre; }
 
 }  // namespace
 
@@ -32,7 +37,13 @@ double GaussianProcess::Kernel(const double* a, const double* b) const {
     const double d = a[j] - b[j];
     r2 += d * d * inv_length_sq_[j];
   }
-  return std::exp(hyper_.log_signal) * Matern52(std::sqrt(r2));
+  double k = std::exp(hyper_.log_signal) * Matern52(std::sqrt(r2));
+  if (hyper_.linear) {
+    double dot = 0;
+    for (Eigen::Index j = 0; j < inv_length_sq_.size(); ++j) dot += (a[j] - kLinearCentre) * (b[j] - kLinearCentre);
+    k += std::exp(hyper_.log_linear) * dot;
+  }
+  return k;
 }
 
 Eigen::MatrixXd GaussianProcess::KernelMatrix(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) const {
@@ -46,7 +57,9 @@ Eigen::MatrixXd GaussianProcess::KernelMatrix(const Eigen::MatrixXd& a, const Ei
   k.colwise() += an;
   k.rowwise() += bn.transpose();
   const double signal = std::exp(hyper_.log_signal);
-  return k.unaryExpr([signal](double r2) { return signal * Matern52(std::sqrt(std::max(r2, 0.0))); });
+  k = k.unaryExpr([signal](double r2) { return signal * Matern52(std::sqrt(std::max(r2, 0.0))); });
+  if (hyper_.linear) k += std::exp(hyper_.log_linear) * (Centred(a) * Centred(b).transpose());
+  return k;
 }
 
 void GaussianProcess::Fit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, const GpHyper& hyper) {
@@ -79,7 +92,8 @@ GpHyper GaussianProcess::FitHyper(const Eigen::MatrixXd& x, const Eigen::VectorX
         const double t = x(a, j) - x(b, j);
         diff2[static_cast<size_t>(j)](a, b) = t * t;
       }
-  const Eigen::Index p = d + 2;  // log lengths, log signal, log noise
+  const Eigen::Index p = d + (start.linear ? 3 : 2);  // log lengths, log signal, log noise, log linear
+  const Eigen::MatrixXd dot = start.linear ? Eigen::MatrixXd(Centred(x) * Centred(x).transpose()) : Eigen::MatrixXd();
   Eigen::VectorXd step = Eigen::VectorXd::Constant(p, 0.2);
   Eigen::VectorXd last_grad = Eigen::VectorXd::Zero(p);
   GpHyper h = start, best = start;
@@ -93,6 +107,8 @@ GpHyper GaussianProcess::FitHyper(const Eigen::MatrixXd& x, const Eigen::VectorX
     const Eigen::MatrixXd e = (-kSqrt5 * r).array().exp().matrix();
     Eigen::MatrixXd k = signal * ((1 + kSqrt5 * r.array() + 5.0 / 3.0 * r2.array()) * e.array()).matrix();
     const Eigen::MatrixXd k_signal = k;  // dK / dlog_signal
+    const double linear = h.linear ? std::exp(h.log_linear) : 0;
+    if (h.linear) k += linear * dot;
     k.diagonal().array() += noise + kJitter;
     Eigen::LLT<Eigen::MatrixXd> llt(k);
     if (llt.info() != Eigen::Success) break;
@@ -113,6 +129,7 @@ GpHyper GaussianProcess::FitHyper(const Eigen::MatrixXd& x, const Eigen::VectorX
                 (h.log_length[j] - kPriorLogLength) / kPriorLogLengthVar;
     grad[d] = 0.5 * w.cwiseProduct(k_signal).sum();
     grad[d + 1] = 0.5 * noise * w.trace();
+    if (h.linear) grad[d + 2] = 0.5 * linear * w.cwiseProduct(dot).sum();
     // iRprop-: a step per parameter, grown while its gradient keeps its sign.
     for (Eigen::Index q = 0; q < p; ++q) {
       if (grad[q] * last_grad[q] < 0) {
@@ -126,8 +143,10 @@ GpHyper GaussianProcess::FitHyper(const Eigen::MatrixXd& x, const Eigen::VectorX
         h.log_length[q] += move;
       else if (q == d)
         h.log_signal += move;
-      else
+      else if (q == d + 1)
         h.log_noise += move;
+      else
+        h.log_linear += move;
     }
     last_grad = grad;
     Clamp(h, bounds);
@@ -138,17 +157,18 @@ GpHyper GaussianProcess::FitHyper(const Eigen::MatrixXd& x, const Eigen::VectorX
 
 void GaussianProcess::Predict(const Eigen::MatrixXd& xs, Eigen::VectorXd& mean, Eigen::VectorXd& variance,
                               Eigen::MatrixXd* cross) const {
-  const double signal = std::exp(hyper_.log_signal);
+  Eigen::VectorXd prior = Eigen::VectorXd::Constant(xs.rows(), std::exp(hyper_.log_signal));
+  if (hyper_.linear) prior += std::exp(hyper_.log_linear) * Centred(xs).rowwise().squaredNorm();
   if (!fitted()) {
     mean = Eigen::VectorXd::Zero(xs.rows());
-    variance = Eigen::VectorXd::Constant(xs.rows(), signal);
+    variance = prior;
     if (cross) cross->resize(0, xs.rows());
     return;
   }
   Eigen::MatrixXd ks = KernelMatrix(x_, xs);
   mean = ks.transpose() * alpha_;
   chol_l_.triangularView<Eigen::Lower>().solveInPlace(ks);
-  variance = (signal - ks.colwise().squaredNorm().array()).max(1e-12).matrix().transpose();
+  variance = (prior - ks.colwise().squaredNorm().transpose()).cwiseMax(1e-12);
   if (cross) *cross = std::move(ks);
 }
 

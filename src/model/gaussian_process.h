@@ -13,6 +13,10 @@ struct GpHyper {
   Eigen::VectorXd log_length;  // one per feature
   double log_signal = 0;       // log of the signal variance
   double log_noise = -6.9;     // log of the noise variance (targets standardized)
+  // A linear kernel beside the Matern one, (a - 0.5) . (b - 0.5) times exp(log_linear): the
+  // trends that carry past the points measured, to the ends of a knob's range.
+  bool linear = false;
+  double log_linear = -2.3;
 };
 
 // Bounds of the hyperparameters, in log space.
@@ -23,6 +27,8 @@ struct GpBounds {
   double max_log_signal = 2.3;
   double min_log_noise = -11.5;  // 1e-5
   double max_log_noise = -2.3;   // 0.1
+  double min_log_linear = -9.2;  // 1e-4
+  double max_log_linear = 1.0;
 };
 
 class GaussianProcess {

@@ -332,6 +332,7 @@ Eigen::VectorXd BoTuner::ChanceToRun(size_t successes, const Eigen::MatrixXd& ca
   const Eigen::MatrixXd x = FeatureRows(configs);
   if (!feasibility_hyper_) {
     feasibility_hyper_ = hyper_ ? *hyper_ : DefaultHyper(dims_);
+    feasibility_hyper_->linear = false;
     feasibility_hyper_->log_signal = std::log(rate * (1 - rate));
     feasibility_hyper_->log_noise = std::log(0.01);
   }
@@ -404,7 +405,10 @@ std::optional<BoTuner::Fitted> BoTuner::FitModel() {
     gp_x = std::move(kept_x);
     residual = std::move(kept_r);
   }
-  if (!hyper_) hyper_ = DefaultHyper(dims_);
+  if (!hyper_) {
+    hyper_ = DefaultHyper(dims_);
+    if (options_.trend > 0) hyper_->linear = true, hyper_->log_linear = std::log(options_.trend);
+  }
   const bool refit = n >= 3 && (hyper_fitted_at_ == 0 ||
                                 static_cast<size_t>(n) >= hyper_fitted_at_ + std::max<size_t>(4, hyper_fitted_at_ / 4));
   if (refit) {

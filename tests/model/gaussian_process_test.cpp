@@ -66,5 +66,76 @@ TEST(GaussianProcess, WithoutDataPredictsThePrior) {
   EXPECT_NEAR(gp.Kernel(a.data(), b.data()), 2.0, 1e-9);
 }
 
+// y = x0 measured on the lower half of [0, 1], the second feature irrelevant.
+void Ramp(Eigen::MatrixXd& x, Eigen::VectorXd& y) {
+  const int n = 8;
+  x.resize(n, 2);
+  y.resize(n);
+  for (int i = 0; i < n; ++i) {
+    x(i, 0) = 0.1 + 0.05 * i;
+    x(i, 1) = std::fmod(0.37 * i, 1.0);
+    y[i] = 4 * (x(i, 0) - 0.25);
+  }
+}
+
+GpHyper LinearStart() {
+  GpHyper h{Eigen::VectorXd::Constant(2, std::log(0.5)), 0, std::log(1e-4)};
+  h.linear = true;
+  h.log_linear = 0;
+  return h;
+}
+
+TEST(GaussianProcess, ALinearKernelCarriesATrendToTheEndOfTheRange) {
+  Eigen::MatrixXd x;
+  Eigen::VectorXd y;
+  Ramp(x, y);
+  GpHyper flat = LinearStart();
+  flat.linear = false;
+  GaussianProcess with, without;
+  with.FitHyper(x, y, LinearStart(), 40);
+  without.FitHyper(x, y, flat, 40);
+  Eigen::MatrixXd end(1, 2);
+  end << 1.0, 0.5;  // the trend says 3
+  Eigen::VectorXd mean_with, mean_without, var;
+  with.Predict(end, mean_with, var);
+  without.Predict(end, mean_without, var);
+  EXPECT_NEAR(mean_with[0], 3.0, 0.3);
+  EXPECT_LT(mean_without[0], 2.5);  // a Matern kernel alone bends back towards the mean
+  EXPECT_GT(with.LogMarginalLikelihood(), without.LogMarginalLikelihood());
+}
+
+TEST(GaussianProcess, ALinearKernelFadesWhereTheDataHaveNoTrend) {
+  Eigen::MatrixXd x(12, 1);
+  Eigen::VectorXd y(12);
+  for (int i = 0; i < 12; ++i) x(i, 0) = (i + 0.5) / 12, y[i] = std::cos(2 * 3.14159265358979 * x(i, 0));
+  GpHyper start{Eigen::VectorXd::Constant(1, std::log(0.3)), 0, std::log(1e-4)};
+  start.linear = true;
+  start.log_linear = 0;
+  GaussianProcess gp;
+  EXPECT_LT(gp.FitHyper(x, y, start, 40).log_linear, start.log_linear - 1);
+}
+
+TEST(GaussianProcess, TheLinearKernelIsPartOfEveryCovariance) {
+  Eigen::MatrixXd x;
+  Eigen::VectorXd y;
+  Ramp(x, y);
+  GaussianProcess gp;
+  gp.Fit(Eigen::MatrixXd(0, 2), Eigen::VectorXd(0), LinearStart());
+  Eigen::MatrixXd at(2, 2);
+  at << 1.0, 0.0, 0.2, 0.9;
+  Eigen::VectorXd mean, var;
+  gp.Predict(at, mean, var);
+  EXPECT_NEAR(var[0], 1.0 + 0.25 + 0.25, 1e-9);  // signal plus |x - 0.5|^2
+  gp.Fit(x, y, LinearStart());
+  const Eigen::MatrixXd k = gp.KernelMatrix(at, at);
+  const Eigen::VectorXd a = at.row(0).transpose(), b = at.row(1).transpose();
+  EXPECT_NEAR(k(0, 1), gp.Kernel(a.data(), b.data()), 1e-12);
+  GpHyper flat = LinearStart();
+  flat.linear = false;
+  GaussianProcess matern;
+  matern.Fit(x, y, flat);
+  EXPECT_NEAR(k(0, 1) - matern.KernelMatrix(at, at)(0, 1), 0.5 * -0.3 + -0.5 * 0.4, 1e-12);
+}
+
 }  // namespace
 }  // namespace tt
