@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <stdexcept>
 
 namespace tt {
 namespace {
@@ -21,11 +22,18 @@ void Clamp(GpHyper& h, const GpBounds& b) {
     h.log_length[j] = std::clamp(h.log_length[j], b.min_log_length, b.max_log_length);
   h.log_signal = std::clamp(h.log_signal, b.min_log_signal, b.max_log_signal);
   h.log_noise = std::clamp(h.log_noise, b.min_log_noise, b.max_log_noise);
-  h.log_linear = std::clamp(h.log_linear, b.min_log_linear, b.max_log_linear);
+  for (Eigen::Index j = 0; j < h.log_linear.size(); ++j)
+    h.log_linear[j] = std::clamp(h.log_linear[j], b.min_log_linear, b.max_log_linear);
 }
 
 // Features centred on the middle of [0, 1], as the linear kernel sees them.
 Eigen::MatrixXd Centred(const Eigen::MatrixXd& x) { return x.array() - kLinearCentre; }
+
+// Throws std::invalid_argument unless a linear kernel, if any, has a variance per feature.
+void CheckLinear(const GpHyper& h, Eigen::Index d) {
+  if (h.log_linear.size() != 0 && h.log_linear.size() != d)
+    throw std::invalid_argument("GpHyper: the linear kernel needs one variance per feature");
+}
 
 }  // namespace
 
@@ -38,11 +46,8 @@ double GaussianProcess::Kernel(const double* a, const double* b) const {
     r2 += d * d * inv_length_sq_[j];
   }
   double k = std::exp(hyper_.log_signal) * Matern52(std::sqrt(r2));
-  if (hyper_.linear) {
-    double dot = 0;
-    for (Eigen::Index j = 0; j < inv_length_sq_.size(); ++j) dot += (a[j] - kLinearCentre) * (b[j] - kLinearCentre);
-    k += std::exp(hyper_.log_linear) * dot;
-  }
+  for (Eigen::Index j = 0; j < hyper_.log_linear.size(); ++j)
+    k += std::exp(hyper_.log_linear[j]) * (a[j] - kLinearCentre) * (b[j] - kLinearCentre);
   return k;
 }
 
@@ -58,11 +63,13 @@ Eigen::MatrixXd GaussianProcess::KernelMatrix(const Eigen::MatrixXd& a, const Ei
   k.rowwise() += bn.transpose();
   const double signal = std::exp(hyper_.log_signal);
   k = k.unaryExpr([signal](double r2) { return signal * Matern52(std::sqrt(std::max(r2, 0.0))); });
-  if (hyper_.linear) k += std::exp(hyper_.log_linear) * (Centred(a) * Centred(b).transpose());
+  if (hyper_.log_linear.size() > 0)
+    k += Centred(a) * hyper_.log_linear.array().exp().matrix().asDiagonal() * Centred(b).transpose();
   return k;
 }
 
 void GaussianProcess::Fit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, const GpHyper& hyper) {
+  CheckLinear(hyper, x.cols());
   x_ = x;
   hyper_ = hyper;
   inv_length_sq_ = (-2.0 * hyper.log_length.array()).exp().matrix();
@@ -79,6 +86,7 @@ void GaussianProcess::Fit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, co
 GpHyper GaussianProcess::FitHyper(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, GpHyper start, int steps,
                                   const GpBounds& bounds) {
   const Eigen::Index n = x.rows(), d = x.cols();
+  CheckLinear(start, d);
   Clamp(start, bounds);
   if (n < 2 || steps <= 0) {
     Fit(x, y, start);
@@ -92,8 +100,9 @@ GpHyper GaussianProcess::FitHyper(const Eigen::MatrixXd& x, const Eigen::VectorX
         const double t = x(a, j) - x(b, j);
         diff2[static_cast<size_t>(j)](a, b) = t * t;
       }
-  const Eigen::Index p = d + (start.linear ? 3 : 2);  // log lengths, log signal, log noise, log linear
-  const Eigen::MatrixXd dot = start.linear ? Eigen::MatrixXd(Centred(x) * Centred(x).transpose()) : Eigen::MatrixXd();
+  const bool linear = start.log_linear.size() > 0;
+  const Eigen::Index p = d + 2 + (linear ? d : 0);  // log lengths, log signal, log noise, log linear
+  const Eigen::MatrixXd c = Centred(x);
   Eigen::VectorXd step = Eigen::VectorXd::Constant(p, 0.2);
   Eigen::VectorXd last_grad = Eigen::VectorXd::Zero(p);
   GpHyper h = start, best = start;
@@ -107,8 +116,8 @@ GpHyper GaussianProcess::FitHyper(const Eigen::MatrixXd& x, const Eigen::VectorX
     const Eigen::MatrixXd e = (-kSqrt5 * r).array().exp().matrix();
     Eigen::MatrixXd k = signal * ((1 + kSqrt5 * r.array() + 5.0 / 3.0 * r2.array()) * e.array()).matrix();
     const Eigen::MatrixXd k_signal = k;  // dK / dlog_signal
-    const double linear = h.linear ? std::exp(h.log_linear) : 0;
-    if (h.linear) k += linear * dot;
+    const Eigen::VectorXd v = h.log_linear.array().exp().matrix();
+    if (linear) k += c * v.asDiagonal() * c.transpose();
     k.diagonal().array() += noise + kJitter;
     Eigen::LLT<Eigen::MatrixXd> llt(k);
     if (llt.info() != Eigen::Success) break;
@@ -129,7 +138,10 @@ GpHyper GaussianProcess::FitHyper(const Eigen::MatrixXd& x, const Eigen::VectorX
                 (h.log_length[j] - kPriorLogLength) / kPriorLogLengthVar;
     grad[d] = 0.5 * w.cwiseProduct(k_signal).sum();
     grad[d + 1] = 0.5 * noise * w.trace();
-    if (h.linear) grad[d + 2] = 0.5 * linear * w.cwiseProduct(dot).sum();
+    if (linear) {
+      const Eigen::MatrixXd wc = w * c;
+      for (Eigen::Index j = 0; j < d; ++j) grad[d + 2 + j] = 0.5 * v[j] * c.col(j).dot(wc.col(j));
+    }
     // iRprop-: a step per parameter, grown while its gradient keeps its sign.
     for (Eigen::Index q = 0; q < p; ++q) {
       if (grad[q] * last_grad[q] < 0) {
@@ -146,7 +158,7 @@ GpHyper GaussianProcess::FitHyper(const Eigen::MatrixXd& x, const Eigen::VectorX
       else if (q == d + 1)
         h.log_noise += move;
       else
-        h.log_linear += move;
+        h.log_linear[q - d - 2] += move;
     }
     last_grad = grad;
     Clamp(h, bounds);
@@ -158,7 +170,8 @@ GpHyper GaussianProcess::FitHyper(const Eigen::MatrixXd& x, const Eigen::VectorX
 void GaussianProcess::Predict(const Eigen::MatrixXd& xs, Eigen::VectorXd& mean, Eigen::VectorXd& variance,
                               Eigen::MatrixXd* cross) const {
   Eigen::VectorXd prior = Eigen::VectorXd::Constant(xs.rows(), std::exp(hyper_.log_signal));
-  if (hyper_.linear) prior += std::exp(hyper_.log_linear) * Centred(xs).rowwise().squaredNorm();
+  if (hyper_.log_linear.size() > 0)
+    prior += Centred(xs).array().square().matrix() * hyper_.log_linear.array().exp().matrix();
   if (!fitted()) {
     mean = Eigen::VectorXd::Zero(xs.rows());
     variance = prior;

@@ -13,10 +13,10 @@ struct GpHyper {
   Eigen::VectorXd log_length;  // one per feature
   double log_signal = 0;       // log of the signal variance
   double log_noise = -6.9;     // log of the noise variance (targets standardized)
-  // A linear kernel beside the Matern one, (a - 0.5) . (b - 0.5) times exp(log_linear): the
-  // trends that carry past the points measured, to the ends of a knob's range.
-  bool linear = false;
-  double log_linear = -2.3;
+  // A linear kernel beside the Matern one, sum over features j of exp(log_linear[j])
+  // (a_j - 0.5) (b_j - 0.5): trends that carry past the points measured, to the ends of a
+  // knob's range, each feature's fitted on its own. Empty: none; else one per feature.
+  Eigen::VectorXd log_linear = {};
 };
 
 // Bounds of the hyperparameters, in log space.

@@ -22,7 +22,7 @@ const OptionTable<BoOptions>& BoOptions::Table() {
        "configs of a cold start's initial design taken from the centre of the space (every knob's middle value) and "
        "its neighbours, before the random ones"},
       {"trend", &BoOptions::trend,
-       "starting variance of a linear kernel beside the Matern one, fitted with it (0: none)"},
+       "starting variance per feature of a linear kernel beside the Matern one, fitted with it (0: none)"},
       {"candidates", &BoOptions::candidates, "configs scored per batch (every fresh valid one when fewer)",
        kAtLeastOne},
       {"neighbours_of", &BoOptions::neighbours_of, "best configs whose fresh neighbours are always candidates"},

@@ -332,7 +332,7 @@ Eigen::VectorXd BoTuner::ChanceToRun(size_t successes, const Eigen::MatrixXd& ca
   const Eigen::MatrixXd x = FeatureRows(configs);
   if (!feasibility_hyper_) {
     feasibility_hyper_ = hyper_ ? *hyper_ : DefaultHyper(dims_);
-    feasibility_hyper_->linear = false;
+    feasibility_hyper_->log_linear.resize(0);
     feasibility_hyper_->log_signal = std::log(rate * (1 - rate));
     feasibility_hyper_->log_noise = std::log(0.01);
   }
@@ -407,7 +407,8 @@ std::optional<BoTuner::Fitted> BoTuner::FitModel() {
   }
   if (!hyper_) {
     hyper_ = DefaultHyper(dims_);
-    if (options_.trend > 0) hyper_->linear = true, hyper_->log_linear = std::log(options_.trend);
+    if (options_.trend > 0)
+      hyper_->log_linear = Eigen::VectorXd::Constant(static_cast<Eigen::Index>(dims_), std::log(options_.trend));
   }
   const bool refit = n >= 3 && (hyper_fitted_at_ == 0 ||
                                 static_cast<size_t>(n) >= hyper_fitted_at_ + std::max<size_t>(4, hyper_fitted_at_ / 4));

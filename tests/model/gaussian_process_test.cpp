@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <stdexcept>
 
 namespace tt {
 namespace {
@@ -80,8 +81,7 @@ void Ramp(Eigen::MatrixXd& x, Eigen::VectorXd& y) {
 
 GpHyper LinearStart() {
   GpHyper h{Eigen::VectorXd::Constant(2, std::log(0.5)), 0, std::log(1e-4)};
-  h.linear = true;
-  h.log_linear = 0;
+  h.log_linear = Eigen::Vector2d(0, std::log(2.0));  // variances 1 and 2
   return h;
 }
 
@@ -90,7 +90,7 @@ TEST(GaussianProcess, ALinearKernelCarriesATrendToTheEndOfTheRange) {
   Eigen::VectorXd y;
   Ramp(x, y);
   GpHyper flat = LinearStart();
-  flat.linear = false;
+  flat.log_linear.resize(0);
   GaussianProcess with, without;
   with.FitHyper(x, y, LinearStart(), 40);
   without.FitHyper(x, y, flat, 40);
@@ -102,6 +102,11 @@ TEST(GaussianProcess, ALinearKernelCarriesATrendToTheEndOfTheRange) {
   EXPECT_NEAR(mean_with[0], 3.0, 0.3);
   EXPECT_LT(mean_without[0], 2.5);  // a Matern kernel alone bends back towards the mean
   EXPECT_GT(with.LogMarginalLikelihood(), without.LogMarginalLikelihood());
+  // Each feature's trend is its own: the irrelevant one's fades.
+  EXPECT_GT(with.hyper().log_linear[0], with.hyper().log_linear[1] + 1);
+  GpHyper wrong = LinearStart();
+  wrong.log_linear = Eigen::VectorXd::Zero(3);
+  EXPECT_THROW(with.Fit(x, y, wrong), std::invalid_argument);
 }
 
 TEST(GaussianProcess, ALinearKernelFadesWhereTheDataHaveNoTrend) {
@@ -109,10 +114,9 @@ TEST(GaussianProcess, ALinearKernelFadesWhereTheDataHaveNoTrend) {
   Eigen::VectorXd y(12);
   for (int i = 0; i < 12; ++i) x(i, 0) = (i + 0.5) / 12, y[i] = std::cos(2 * 3.14159265358979 * x(i, 0));
   GpHyper start{Eigen::VectorXd::Constant(1, std::log(0.3)), 0, std::log(1e-4)};
-  start.linear = true;
-  start.log_linear = 0;
+  start.log_linear = Eigen::VectorXd::Zero(1);
   GaussianProcess gp;
-  EXPECT_LT(gp.FitHyper(x, y, start, 40).log_linear, start.log_linear - 1);
+  EXPECT_LT(gp.FitHyper(x, y, start, 40).log_linear[0], -1);
 }
 
 TEST(GaussianProcess, TheLinearKernelIsPartOfEveryCovariance) {
@@ -125,16 +129,16 @@ TEST(GaussianProcess, TheLinearKernelIsPartOfEveryCovariance) {
   at << 1.0, 0.0, 0.2, 0.9;
   Eigen::VectorXd mean, var;
   gp.Predict(at, mean, var);
-  EXPECT_NEAR(var[0], 1.0 + 0.25 + 0.25, 1e-9);  // signal plus |x - 0.5|^2
+  EXPECT_NEAR(var[0], 1.0 + 0.25 + 2 * 0.25, 1e-9);  // signal plus the variances times (x - 0.5)^2
   gp.Fit(x, y, LinearStart());
   const Eigen::MatrixXd k = gp.KernelMatrix(at, at);
   const Eigen::VectorXd a = at.row(0).transpose(), b = at.row(1).transpose();
   EXPECT_NEAR(k(0, 1), gp.Kernel(a.data(), b.data()), 1e-12);
   GpHyper flat = LinearStart();
-  flat.linear = false;
+  flat.log_linear.resize(0);
   GaussianProcess matern;
   matern.Fit(x, y, flat);
-  EXPECT_NEAR(k(0, 1) - matern.KernelMatrix(at, at)(0, 1), 0.5 * -0.3 + -0.5 * 0.4, 1e-12);
+  EXPECT_NEAR(k(0, 1) - matern.KernelMatrix(at, at)(0, 1), 0.5 * -0.3 + 2 * -0.5 * 0.4, 1e-12);
 }
 
 }  // namespace
