@@ -115,8 +115,8 @@ GpHyper GaussianProcess::FitHyper(const Eigen::MatrixXd& x, const Eigen::VectorX
     const Eigen::MatrixXd r = r2.cwiseSqrt();
     const Eigen::MatrixXd e = (-kSqrt5 * r).array().exp().matrix();
     Eigen::MatrixXd k = signal * ((1 + kSqrt5 * r.array() + 5.0 / 3.0 * r2.array()) * e.array()).matrix();
-    const Eigen::MatrixXd k_signal = k;  // dK / dlog_signal
-    const Eigen::VectorXd v = h.log_linear.array().exp().matrix();
+    const Eigen::MatrixXd k_signal = k;                             // dK / dlog_signal
+    const Eigen::VectorXd v = h.log_linear.array().exp().matrix();  // empty without a linear kernel
     if (linear) k += c * v.asDiagonal() * c.transpose();
     k.diagonal().array() += noise + kJitter;
     Eigen::LLT<Eigen::MatrixXd> llt(k);
