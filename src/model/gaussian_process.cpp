@@ -46,8 +46,8 @@ double GaussianProcess::Kernel(const double* a, const double* b) const {
     r2 += d * d * inv_length_sq_[j];
   }
   double k = std::exp(hyper_.log_signal) * Matern52(std::sqrt(r2));
-  for (Eigen::Index j = 0; j < hyper_.log_linear.size(); ++j)
-    k += std::exp(hyper_.log_linear[j]) * (a[j] - kLinearCentre) * (b[j] - kLinearCentre);
+  for (Eigen::Index j = 0; j < linear_var_.size(); ++j)
+    k += linear_var_[j] * (a[j] - kLinearCentre) * (b[j] - kLinearCentre);
   return k;
 }
 
@@ -63,8 +63,7 @@ Eigen::MatrixXd GaussianProcess::KernelMatrix(const Eigen::MatrixXd& a, const Ei
   k.rowwise() += bn.transpose();
   const double signal = std::exp(hyper_.log_signal);
   k = k.unaryExpr([signal](double r2) { return signal * Matern52(std::sqrt(std::max(r2, 0.0))); });
-  if (hyper_.log_linear.size() > 0)
-    k += Centred(a) * hyper_.log_linear.array().exp().matrix().asDiagonal() * Centred(b).transpose();
+  if (linear_var_.size() > 0) k += Centred(a) * linear_var_.asDiagonal() * Centred(b).transpose();
   return k;
 }
 
@@ -73,6 +72,7 @@ void GaussianProcess::Fit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, co
   x_ = x;
   hyper_ = hyper;
   inv_length_sq_ = (-2.0 * hyper.log_length.array()).exp().matrix();
+  linear_var_ = hyper.log_linear.array().exp().matrix();
   const Eigen::Index n = x.rows();
   Eigen::MatrixXd k = KernelMatrix(x, x);
   k.diagonal().array() += std::exp(hyper.log_noise) + kJitter;
@@ -102,7 +102,7 @@ GpHyper GaussianProcess::FitHyper(const Eigen::MatrixXd& x, const Eigen::VectorX
       }
   const bool linear = start.log_linear.size() > 0;
   const Eigen::Index p = d + 2 + (linear ? d : 0);  // log lengths, log signal, log noise, log linear
-  const Eigen::MatrixXd c = Centred(x);
+  const Eigen::MatrixXd c = linear ? Centred(x) : Eigen::MatrixXd();
   Eigen::VectorXd step = Eigen::VectorXd::Constant(p, 0.2);
   Eigen::VectorXd last_grad = Eigen::VectorXd::Zero(p);
   GpHyper h = start, best = start;
@@ -170,8 +170,7 @@ GpHyper GaussianProcess::FitHyper(const Eigen::MatrixXd& x, const Eigen::VectorX
 void GaussianProcess::Predict(const Eigen::MatrixXd& xs, Eigen::VectorXd& mean, Eigen::VectorXd& variance,
                               Eigen::MatrixXd* cross) const {
   Eigen::VectorXd prior = Eigen::VectorXd::Constant(xs.rows(), std::exp(hyper_.log_signal));
-  if (hyper_.log_linear.size() > 0)
-    prior += Centred(xs).array().square().matrix() * hyper_.log_linear.array().exp().matrix();
+  if (linear_var_.size() > 0) prior += Centred(xs).array().square().matrix() * linear_var_;
   if (!fitted()) {
     mean = Eigen::VectorXd::Zero(xs.rows());
     variance = prior;

@@ -61,6 +61,7 @@ class GaussianProcess {
   Eigen::VectorXd alpha_;
   Eigen::MatrixXd chol_l_;  // lower Cholesky factor of K + noise I
   Eigen::VectorXd inv_length_sq_;
+  Eigen::VectorXd linear_var_;  // exp(log_linear), per feature; empty without a linear kernel
   GpHyper hyper_;
   double lml_ = 0;
 };
