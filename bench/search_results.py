@@ -11,10 +11,15 @@ evaluations, so the median is "never" when fewer than half of the seeds reached 
 
     bench/search_results.py runs/*.jsonl [--json]
     bench/search_results.py runs/*.jsonl --versus bo
+    bench/search_results.py runs/*.jsonl --head-to-head bo
 
 --versus TUNER prints one row per space instead: the tuner's evaluations to 95% and 99%
 beside the best of Kernel Tuner's strategies (the lines with a "strategy") at each target,
 the ratio, and at how many (space, target) pairs the tuner needs no more than that best.
+
+--head-to-head TUNER prints one row per Kernel Tuner strategy: on how many spaces (both
+targets) and pairs the tuner needs no more evaluations than that strategy, and, as a yardstick
+for --versus, on how many the strategy itself needs no more than the best of the other ones.
 """
 import argparse
 import collections
@@ -65,19 +70,22 @@ def cell_target(entry):
     return f"{median:.0f} ({reached}/{total})"
 
 
+def strategies(by):
+    """Kernel Tuner's strategies in one space's runs, each over the whole space (failures in)."""
+    return {label: runs for label, runs in by.items() if label.startswith("KT ") and not label.endswith("(failures left out)")}
+
+
 def versus(spaces, tuner, targets=(0.95, 0.99)):
     """Per space: the tuner's medians to each target beside Kernel Tuner's best strategy."""
     rows, met, worst = [], 0, 0.0
     for space, by in spaces.items():
-        if tuner not in by:
+        if tuner not in by or not strategies(by):
             continue
         cells = [space]
         for t in targets:
             mine = summarise(by[tuner])[t][0]
             best, name = math.inf, "none"
-            for label, runs in by.items():
-                if not label.startswith("KT ") or label.endswith("(failures left out)"):
-                    continue
+            for label, runs in strategies(by).items():
                 median = summarise(runs)[t][0]
                 if median < best:
                     best, name = median, label[3:]
@@ -91,6 +99,37 @@ def versus(spaces, tuner, targets=(0.95, 0.99)):
             cells += [fmt(mine), f"{fmt(best)} ({name})", "-" if math.isinf(best) else f"{ratio:.2f}"]
         rows.append(cells)
     return rows, met, worst
+
+
+def head_to_head(spaces, tuner, targets=(0.95, 0.99)):
+    """Per Kernel Tuner strategy: [spaces and pairs where the tuner needs no more evaluations than
+    it, spaces and pairs where it needs no more than the best of the other strategies, spaces, the
+    tuner's worst ratio to it], over
+    the spaces that hold the tuner and that strategy; then [spaces, pairs, spaces] of the tuner against
+    the best of all strategies."""
+    counts, against_best = collections.OrderedDict(), [0, 0, 0]
+    for by in spaces.values():
+        if tuner not in by or not strategies(by):
+            continue
+        medians = {label: [summarise(runs)[t][0] for t in targets] for label, runs in strategies(by).items()}
+        mine = [summarise(by[tuner])[t][0] for t in targets]
+        best = [min([m[i] for m in medians.values()], default=math.inf) for i in range(len(targets))]
+        wins = [a <= b for a, b in zip(mine, best)]
+        against_best = [against_best[0] + all(wins), against_best[1] + sum(wins), against_best[2] + 1]
+        for label, theirs in medians.items():
+            others = [min([m[i] for other, m in medians.items() if other != label], default=math.inf) for i in range(len(targets))]
+            row = counts.setdefault(label[3:], [0, 0, 0, 0, 0, 0.0])
+            tuner_wins = [a <= b for a, b in zip(mine, theirs)]
+            for a, b in zip(mine, theirs):  # the worst ratio where the strategy reaches the target
+                if not math.isinf(b):
+                    row[5] = max(row[5], math.inf if math.isinf(a) or b <= 0 else a / b)
+            strategy_wins = [a <= b for a, b in zip(theirs, others)]
+            row[0] += all(tuner_wins)
+            row[1] += sum(tuner_wins)
+            row[2] += all(strategy_wins)
+            row[3] += sum(strategy_wins)
+            row[4] += 1
+    return counts, against_best
 
 
 def load(paths):
@@ -116,8 +155,21 @@ def main():
     parser.add_argument("files", nargs="+")
     parser.add_argument("--json", action="store_true", help="print the numbers as JSON instead of Markdown")
     parser.add_argument("--versus", metavar="TUNER", help="the tuner against Kernel Tuner's best strategy per space")
+    parser.add_argument("--head-to-head", metavar="TUNER", help="the tuner against each Kernel Tuner strategy")
     args = parser.parse_args()
     spaces = load(args.files)
+    if args.head_to_head:
+        tuner = args.head_to_head
+        print(f"| strategy | spaces where {tuner} needs no more | pairs | {tuner}'s worst ratio | spaces where the "
+              "strategy needs no more than the best of the others | pairs |")
+        print("|---|---|---|---|---|---|")
+        counts, (sw, pw, n) = head_to_head(spaces, tuner)
+        for name, (sw_, pw_, ss, ps, n_, worst) in counts.items():
+            ratio = "never" if math.isinf(worst) else f"{worst:.2f}"
+            print(f"| {name} | {sw_} of {n_} | {pw_} of {2 * n_} | {ratio} | {ss} of {n_} | {ps} of {2 * n_} |")
+        print(f"\nAgainst the best strategy of each space, {tuner} needs no more evaluations on {sw} of {n} spaces "
+              f"(both targets) and {pw} of {2 * n} pairs.")
+        return
     if args.versus:
         print(f"| space | {args.versus} to 95% | best to 95% | ratio | {args.versus} to 99% | best to 99% | ratio |")
         print("|---|---|---|---|---|---|---|")
@@ -125,7 +177,8 @@ def main():
         for cells in rows:
             print("| " + " | ".join(cells) + " |")
         print(f"\n{args.versus} needs no more evaluations than the best strategy at {met} of {2 * len(rows)} "
-              f"(space, target) pairs; at most {worst:.2f}x the best.")
+              f"(space, target) pairs; " + ("it never reaches a target that a strategy reaches." if math.isinf(worst)
+                                            else f"at most {worst:.2f}x the best."))
         return
     if args.json:
         out = {}

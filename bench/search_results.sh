@@ -36,6 +36,7 @@ while IFS=$'\t' read -r space device; do
 done < "$out/spaces.txt"
 bench/search_results.py "$out/tensortune.jsonl" "$out/kernel_tuner.jsonl"
 bench/search_results.py "$out/tensortune.jsonl" "$out/kernel_tuner.jsonl" --versus bo
+bench/search_results.py "$out/tensortune.jsonl" "$out/kernel_tuner.jsonl" --head-to-head bo
 # The cross-device warm starts, where the folder holds the hub's caches they use.
 has() { grep -q "^$1	.*$2" "$out/spaces.txt"; }
 if has convolution_kernel W6600 && has convolution_kernel A4000 && has convolution_kernel A6000; then
