@@ -1,14 +1,18 @@
 // C[M,N] = A[M,K] x B[K,N], row-major float, for a few rows M (a dense layer at batch 1 to 8):
 // a matrix-vector product in all but name. Its cost is reading B once, so the kernel streams B
-// row by row: each work-item owns NV vectors of VEC adjacent columns for every row of C, and
-// for each k reads those VEC * NV floats of row k of B (one contiguous run) and broadcasts
-// A[m][k] against them. No local memory and no packing pass: either would copy B, which is
-// all there is to read.
+// along K: each work-item owns NV vectors of VEC adjacent columns for every row of C, and for
+// each k reads those VEC * NV floats of row k of B and broadcasts A[m][k] against them. No local
+// memory: it would copy B, which is all there is to read.
 //
-// Knobs (src/ops/gemm_rows_template.cpp): VEC, NV, UNROLL (steps of K unrolled; it divides K)
+// B arrives row-major (gemm_rows) or, with PANELS, packed once as [ceil(N/16)][K][16] (the
+// KN16n layout of gemm_rows_panels, the lanes past N zero): a work-item then reads each of its
+// panels as one contiguous stream, where row-major B gives it a short run per row, 4N bytes
+// apart, which a CPU's prefetcher follows poorly (notebook, 2026-11-29).
+//
+// Knobs (src/ops/matmul_templates.cpp): VEC, NV, UNROLL (steps of K unrolled; it divides K)
 // and the work-group size (host side only). A work-item whose columns run past N loads the
-// vector that N cuts lane by lane, clamped into the row, and stores only the columns inside;
-// work-items wholly past N return at once.
+// vector that N cuts lane by lane, clamped into the row (with PANELS, whole vectors from the
+// zero lanes), and stores only the columns inside; work-items wholly past N return at once.
 
 #define COLS (VEC * NV)  // columns per work-item
 
@@ -32,10 +36,18 @@ floatv load_lanes(__global const float* restrict B, int k, int n) {
       }                                                                              \
     }                                                                                \
   }
+#ifdef PANELS
+#define PANEL 16
+#define PADDED_N ((N + PANEL - 1) / PANEL * PANEL)
+// VEC divides PANEL, so a vector of columns lies within one panel.
+#define LOAD_INSIDE(k, n) VLOAD(&B[((size_t)((n) / PANEL) * K + (k)) * PANEL + (n) % PANEL])
+#define LOAD_EDGE(k, n) ((n) < PADDED_N ? LOAD_INSIDE(k, n) : (floatv)(0.0f))
+#else
 #define LOAD_INSIDE(k, n) VLOAD(&B[(k) * N + (n)])
 // In the work-item past N, whole vectors inside N still load as vectors: only the last one,
 // which N cuts, loads lane by lane.
 #define LOAD_EDGE(k, n) ((n) + VEC <= N ? VLOAD(&B[(k) * N + (n)]) : load_lanes(B, k, n))
+#endif
 
 __kernel void gemm_rows(__global const float* restrict A, __global const float* restrict B,
                         __global float* restrict C) {

@@ -48,4 +48,22 @@ std::vector<float> UnpackWeightsByOutputChannel(const ConvShape& s, const float*
   return UnblockChannels(packed, 1, s.co, Taps(s));
 }
 
+int64_t ColumnPanelElements(int64_t k, int64_t n) { return BlockedElements(1, n, k); }
+
+std::vector<float> PackColumnPanels(const float* kn, int64_t k, int64_t n) {
+  std::vector<float> panels(static_cast<size_t>(ColumnPanelElements(k, n)), 0.0f);
+  for (int64_t row = 0; row < k; ++row)
+    for (int64_t column = 0; column < n; ++column)
+      panels[static_cast<size_t>(BlockedIndex(0, column, row, n, k))] = kn[row * n + column];
+  return panels;
+}
+
+std::vector<float> UnpackColumnPanels(const float* panels, int64_t k, int64_t n) {
+  std::vector<float> kn(static_cast<size_t>(k * n));
+  for (int64_t row = 0; row < k; ++row)
+    for (int64_t column = 0; column < n; ++column)
+      kn[static_cast<size_t>(row * n + column)] = panels[BlockedIndex(0, column, row, n, k)];
+  return kn;
+}
+
 }  // namespace tt

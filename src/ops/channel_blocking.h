@@ -24,4 +24,10 @@ int64_t PackedWeightElements(const ConvShape& s);
 std::vector<float> PackWeightsByOutputChannel(const ConvShape& s, const float* oihw);
 std::vector<float> UnpackWeightsByOutputChannel(const ConvShape& s, const float* packed);
 
+// A K x N row-major matrix (dense-layer weights) in panels of 16 columns, [ceil(N/16)][K][16]
+// (KN16n): the columns are the channels, each with its K elements, the lanes past N zero.
+int64_t ColumnPanelElements(int64_t k, int64_t n);
+std::vector<float> PackColumnPanels(const float* kn, int64_t k, int64_t n);
+std::vector<float> UnpackColumnPanels(const float* panels, int64_t k, int64_t n);
+
 }  // namespace tt

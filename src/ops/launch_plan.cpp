@@ -36,7 +36,8 @@ std::vector<BufferLayout> PlainLayouts(const Workload& w, size_t count) {
 TensorLayout Blocked(TensorLayout plain) {
   if (plain == TensorLayout::kNCHW) return TensorLayout::kNCHW16c;
   if (plain == TensorLayout::kOIHW) return TensorLayout::kOIHW16o;
-  throw std::logic_error("only NCHW and OIHW buffers have a channel-blocked layout");
+  if (plain == TensorLayout::kRowMajor) return TensorLayout::kKN16n;  // columns in blocks
+  throw std::logic_error("only NCHW, OIHW and row-major buffers have a blocked layout");
 }
 
 }  // namespace
@@ -57,6 +58,8 @@ std::string_view LayoutName(TensorLayout layout) {
       return "WinogradF2x2";
     case TensorLayout::kWinogradF4:
       return "WinogradF4x4";
+    case TensorLayout::kKN16n:
+      return "KN16n";
   }
   return "?";
 }
@@ -64,7 +67,7 @@ std::string_view LayoutName(TensorLayout layout) {
 bool ParseLayoutName(std::string_view name, TensorLayout& out) {
   for (const TensorLayout l :
        {TensorLayout::kRowMajor, TensorLayout::kNCHW, TensorLayout::kNCHW16c, TensorLayout::kOIHW,
-        TensorLayout::kOIHW16o, TensorLayout::kWinogradF2, TensorLayout::kWinogradF4})
+        TensorLayout::kOIHW16o, TensorLayout::kWinogradF2, TensorLayout::kWinogradF4, TensorLayout::kKN16n})
     if (LayoutName(l) == name) {
       out = l;
       return true;
@@ -76,6 +79,7 @@ TensorLayout PlainLayout(TensorLayout layout) {
   if (layout == TensorLayout::kNCHW16c) return TensorLayout::kNCHW;
   if (layout == TensorLayout::kOIHW16o || layout == TensorLayout::kWinogradF2 || layout == TensorLayout::kWinogradF4)
     return TensorLayout::kOIHW;
+  if (layout == TensorLayout::kKN16n) return TensorLayout::kRowMajor;
   return layout;
 }
 
@@ -107,6 +111,10 @@ size_t LayoutElements(TensorLayout layout, const std::vector<int64_t>& dims) {
     return layout == TensorLayout::kNCHW16c
                ? static_cast<size_t>(BlockedElements(dims[0], dims[1], dims[2] * dims[3]))
                : static_cast<size_t>(BlockedElements(1, dims[0], dims[1] * dims[2] * dims[3]));
+  }
+  if (layout == TensorLayout::kKN16n) {
+    if (dims.size() != 2) throw std::invalid_argument("KN16n holds a matrix: two dimensions");
+    return static_cast<size_t>(ColumnPanelElements(dims[0], dims[1]));
   }
   size_t elements = 1;
   for (const int64_t d : dims) elements *= static_cast<size_t>(d);

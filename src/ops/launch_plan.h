@@ -27,6 +27,9 @@ enum class TensorLayout {
   // [ceil(O/16)][alpha^2][I][16], alpha = 4 / 6, the lanes past O zero.
   kWinogradF2,
   kWinogradF4,
+  // A K x N matrix (dense-layer weights) in panels of 16 columns: [ceil(N/16)][K][16], the
+  // lanes past N zero (ops/channel_blocking.h).
+  kKN16n,
 };
 
 std::string_view LayoutName(TensorLayout layout);                // "NCHW16c"

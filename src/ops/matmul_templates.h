@@ -11,6 +11,8 @@ const KernelTemplate& GemmTiledTemplate();
 // vec x nv columns of every row; a vector width, columns per work-item, a K unroll and the
 // work-group size.
 const KernelTemplate& GemmRowsTemplate();
+// The same with B packed once in panels of 16 columns (layout KN16n), which a CPU streams faster.
+const KernelTemplate& GemmRowsPanelsTemplate();
 // Z[b] = op(X[b]) x op(Y[b]), optionally transposed operands, plus a batch split in 2.
 const KernelTemplate& BatchMatmulTiledTemplate();
 

@@ -91,6 +91,9 @@ const std::map<std::string, Preferred, std::less<>>& CpuTable() {
       // group: 1.3-2.2x the former two vectors, four steps, groups of four on VGG-16's dense
       // layers at one and four rows (notebook, 2026-11-27); but see the template's FitToTheShape.
       {"gemm_rows", {{"vec", {kNativeWidth}}, {"nv", {8}}, {"unroll_k", {16}}, {"work_group", {1}}}},
+      // With B in panels, four vectors and four steps of K: within a few percent of the best of
+      // a grid on VGG-16's fc7 and fc8 at one row (notebook, 2026-11-29).
+      {"gemm_rows_panels", {{"vec", {kNativeWidth}}, {"nv", {4}}, {"unroll_k", {4}}, {"work_group", {1}}}},
       {"conv2d_implicit_gemm",
        {{"tile_x", {1, 1, 4, 16}}, {"tile_y", {1, 1, 8, 4}}, {"tile_k", {1, 16, 1}}, {"auto_unroll_max_step", {64}}}},
   };
@@ -115,6 +118,7 @@ const std::map<std::string, Preferred, std::less<>>& GpuTable() {
         {"auto_unroll_max_step", {256}},
         {"unroll_explicit", {1}}}},
       {"gemm_rows", {{"vec", {kNativeWidth}}, {"nv", {1}}, {"unroll_k", {4}}, {"work_group", {64}}}},
+      {"gemm_rows_panels", {{"vec", {kNativeWidth}}, {"nv", {1}}, {"unroll_k", {4}}, {"work_group", {64}}}},
   };
   return table;
 }

@@ -13,7 +13,10 @@ namespace {
 void CheckDims(Layout layout, const std::vector<int64_t>& dims) {
   for (const int64_t d : dims)
     if (d < 1) throw Error(ErrorCode::kInvalidArgument, "layout dimensions must be positive");
-  if (layout != Layout::kRowMajor && layout != Layout::kNCHW && layout != Layout::kOIHW && dims.size() != 4)
+  if (layout == Layout::kKN16n && dims.size() != 2)
+    throw Error(ErrorCode::kInvalidArgument, "KN16n takes two dimensions (K, N)");
+  if (layout != Layout::kRowMajor && layout != Layout::kNCHW && layout != Layout::kOIHW && layout != Layout::kKN16n &&
+      dims.size() != 4)
     throw Error(ErrorCode::kInvalidArgument, std::string(ToString(layout)) + " takes four dimensions");
   if ((layout == Layout::kWinogradF2x2 || layout == Layout::kWinogradF4x4) && (dims[2] != 3 || dims[3] != 3))
     throw Error(ErrorCode::kInvalidArgument, std::string(ToString(layout)) + " holds 3x3 weights");
@@ -44,6 +47,8 @@ std::vector<float> ToLayout(const std::vector<float>& plain, Layout layout, cons
     case Layout::kWinogradF4x4:
       return tt::TransformWeights(tt::WeightShape(dims), tt::WinogradTileOf(tt::runtime::ToInternal(layout)),
                                   plain.data());
+    case Layout::kKN16n:
+      return tt::PackColumnPanels(plain.data(), dims[0], dims[1]);
     default:
       return plain;
   }
@@ -61,6 +66,8 @@ std::vector<float> FromLayout(const std::vector<float>& data, Layout layout, con
     case Layout::kWinogradF4x4:
       return tt::UntransformWeights(tt::WeightShape(dims), tt::WinogradTileOf(tt::runtime::ToInternal(layout)),
                                     data.data());
+    case Layout::kKN16n:
+      return tt::UnpackColumnPanels(data.data(), dims[0], dims[1]);
     default:
       return data;
   }

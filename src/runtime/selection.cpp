@@ -190,6 +190,8 @@ tensortune::Layout ToPublic(TensorLayout layout) {
       return tensortune::Layout::kWinogradF2x2;
     case TensorLayout::kWinogradF4:
       return tensortune::Layout::kWinogradF4x4;
+    case TensorLayout::kKN16n:
+      return tensortune::Layout::kKN16n;
   }
   return tensortune::Layout::kRowMajor;
 }
@@ -210,6 +212,8 @@ TensorLayout ToInternal(tensortune::Layout layout) {
       return TensorLayout::kWinogradF2;
     case tensortune::Layout::kWinogradF4x4:
       return TensorLayout::kWinogradF4;
+    case tensortune::Layout::kKN16n:
+      return TensorLayout::kKN16n;
   }
   return TensorLayout::kRowMajor;
 }

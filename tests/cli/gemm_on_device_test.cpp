@@ -146,22 +146,24 @@ TEST(GemmOnDevice, WideVectorsAreCorrect) {
   testing::ExpectWideVectorsCorrect(GemmTiledTemplate(), {"24,48,16", "9,32,7"});
 }
 
-// The row sketch on one to eight rows: columns past N (1000 and 13 are no multiple of any
-// vec x nv), edge work-items, rounded-up work-groups and each K unroll.
+// The row sketches (B row-major, and B in panels of 16 columns) on one to eight rows: columns
+// past N (1000 and 13 are no multiple of any vec x nv), edge work-items, rounded-up work-groups
+// and each K unroll.
 TEST(GemmRowsOnDevice, EveryWidthUnrollAndEdgeIsCorrect) {
   OpenClMeasurer measurer(testing::QuickMeasureOptions());
-  const KernelTemplate& rows = GemmRowsTemplate();
-  for (const char* shape : {"1,1000,512", "3,13,24", "8,70,9"}) {
-    const Workload w = ParseWorkload("gemm", shape);
-    const ConfigSpace space = rows.Space(w, measurer.limits());
-    const auto sample = testing::CoveringSample(space, 5, [](const ConfigSpace& sp, const Config& c) {
-      return std::set<std::string>{
-          "vec" + std::to_string(sp.Scalar(c, "vec")), "nv" + std::to_string(sp.Scalar(c, "nv")),
-          "unroll" + std::to_string(sp.Scalar(c, "unroll_k")), "wg" + std::to_string(sp.Scalar(c, "work_group") > 1)};
-    });
-    ASSERT_GE(sample.size(), 3u) << shape;
-    testing::ExpectAllCorrect(measurer, rows, w, space, sample);
-  }
+  for (const KernelTemplate* sketch : {&GemmRowsTemplate(), &GemmRowsPanelsTemplate()})
+    for (const char* shape : {"1,1000,512", "3,13,24", "8,70,9"}) {
+      const KernelTemplate& rows = *sketch;
+      const Workload w = ParseWorkload("gemm", shape);
+      const ConfigSpace space = rows.Space(w, measurer.limits());
+      const auto sample = testing::CoveringSample(space, 5, [](const ConfigSpace& sp, const Config& c) {
+        return std::set<std::string>{
+            "vec" + std::to_string(sp.Scalar(c, "vec")), "nv" + std::to_string(sp.Scalar(c, "nv")),
+            "unroll" + std::to_string(sp.Scalar(c, "unroll_k")), "wg" + std::to_string(sp.Scalar(c, "work_group") > 1)};
+      });
+      ASSERT_GE(sample.size(), 3u) << shape;
+      testing::ExpectAllCorrect(measurer, rows, w, space, sample);
+    }
 }
 
 }  // namespace

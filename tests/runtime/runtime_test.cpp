@@ -172,6 +172,24 @@ TEST(Runtime, ChannelBlockedSketchesGiveTheirLayoutsAndTheHelpersConvert) {
 // The Winograd sketches on channel blocks: weights transformed by PackWeights from OIHW (the
 // same code as the measurer's), activations NCHW16c; ToPlain recovers the OIHW weights. The
 // input is transformed by a pre-pass into scratch memory, or in the kernel (fused_ci).
+// A dense layer's weights in panels of 16 columns: N = 20 leaves a partial panel.
+TEST(Runtime, ThePanelSketchReadsDenseWeightsThatPackWeightsMakes) {
+  ClEnvironment cl;
+  const tensortune::Runtime runtime(cl.context(), cl.device());
+  const tensortune::Workload dense{"gemm", "3,20,24", {}};
+  const std::string key = testing::FindConfig(testing::Parse(dense), "gemm_rows_panels", cl.info(),
+                                              [](const ConfigSpace&, const Config&) { return true; });
+  const tensortune::Operator op = runtime.PrepareConfig(dense, "gemm_rows_panels", key);
+  const auto& weight = op.arguments()[1];
+  EXPECT_EQ(weight.layout, tensortune::Layout::kKN16n);
+  EXPECT_EQ(weight.dims, (std::vector<int64_t>{24, 20}));
+  EXPECT_EQ(weight.elements, 24u * 32);
+  EXPECT_EQ(op.arguments()[0].layout, tensortune::Layout::kRowMajor);
+  ExpectCorrect(cl, op, dense);
+  const std::vector<float> kn = testing::SmallIntegers(24 * 20, 5);
+  EXPECT_EQ(tensortune::ToPlain(weight, tensortune::PackWeights(weight, kn)), kn);
+}
+
 TEST(Runtime, WinogradSketchesReadTransformedWeightsThatPackWeightsMakes) {
   ClEnvironment cl;
   const tensortune::Runtime runtime(cl.context(), cl.device());
@@ -549,29 +567,6 @@ TEST(Runtime, ProgramBinariesOnDiskSkipTheCompilerAndABadOneIsRebuilt) {
   const tensortune::Runtime third(cl.context(), cl.device(), options);
   ExpectCorrect(cl, third.PrepareDefault(kConv), kConv);
   EXPECT_EQ(third.cache_stats().built, 1u) << "a damaged binary is never loaded";
-}
-
-TEST(Layouts, BlockAndUnblockChannelsAndRefuseWrongSizes) {
-  const std::vector<int64_t> dims{2, 20, 3, 1};
-  std::vector<float> plain(2 * 20 * 3);
-  for (size_t i = 0; i < plain.size(); ++i) plain[i] = static_cast<float>(i + 1);
-  const auto blocked = tensortune::ToLayout(plain, tensortune::Layout::kNCHW16c, dims);
-  EXPECT_EQ(blocked.size(), tensortune::LayoutElements(tensortune::Layout::kNCHW16c, dims));
-  EXPECT_EQ(blocked.size(), 2u * 32 * 3);
-  EXPECT_EQ(blocked[1], plain[3]);                      // lane 1 of pixel 0 is channel 1's first element
-  EXPECT_EQ(blocked[(0 * 2 + 1) * 3 * 16 + 15], 0.0f);  // channel 31 does not exist: zero
-  EXPECT_EQ(tensortune::FromLayout(blocked, tensortune::Layout::kNCHW16c, dims), plain);
-  EXPECT_EQ(tensortune::FromLayout(tensortune::ToLayout(plain, tensortune::Layout::kOIHW16o, dims),
-                                   tensortune::Layout::kOIHW16o, dims),
-            plain);
-  EXPECT_EQ(CodeOf([&] {
-              tensortune::ToLayout({1, 2, 3}, tensortune::Layout::kNCHW16c, dims);
-            }),
-            ErrorCode::kInvalidArgument);
-  EXPECT_EQ(CodeOf([&] { tensortune::ToLayout(plain, tensortune::Layout::kNCHW16c, {120}); }),
-            ErrorCode::kInvalidArgument);
-  EXPECT_STREQ(tensortune::ToString(tensortune::Layout::kOIHW16o), "OIHW16o");
-  EXPECT_EQ(tensortune::PlainLayout(tensortune::Layout::kNCHW16c), tensortune::Layout::kNCHW);
 }
 
 }  // namespace

@@ -151,5 +151,19 @@ TEST(SketchPriors, WithoutEvidenceTheSketchWrittenForTheShapeGoesFirst) {
       << "a specialist turns other shapes away, so it never outranks the general sketch there";
 }
 
+// Of the gemm sketches as registered, a dense layer on a CPU looks first at the one that reads
+// its weights in panels (contiguous streams); past 8 rows neither row sketch applies.
+TEST(SketchPriors, ADenseLayerOnACpuLooksFirstAtWeightsInPanels) {
+  const Workload dense = ParseWorkload("gemm", "1,1000,4096");
+  const auto sketches = ApplicableTemplates(dense);
+  ASSERT_EQ(sketches.size(), 3u);
+  const auto priors = SketchPriors(dense, sketches, {}, Device("cpu"));
+  size_t first = 0;
+  for (size_t s = 1; s < sketches.size(); ++s)
+    if (priors[s].ratio > priors[first].ratio) first = s;
+  EXPECT_EQ(sketches[first]->name(), "gemm_rows_panels");
+  EXPECT_TRUE(Sketch("gemm_rows_panels").WhyNotApplicable(ParseWorkload("gemm", "9,4096,4096")));
+}
+
 }  // namespace
 }  // namespace tt

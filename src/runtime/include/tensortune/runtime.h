@@ -123,9 +123,12 @@ enum class Layout {
   // makes them from OIHW, ToPlain recovers OIHW.
   kWinogradF2x2,
   kWinogradF4x4,
+  // A K x N matrix in panels of 16 columns, as gemm_rows_panels reads dense-layer weights:
+  // [ceil(N/16)][K][16], the lanes past N zero; dims stay K, N. PackWeights makes it from row-major.
+  kKN16n,
 };
 TENSORTUNE_API const char* ToString(Layout layout);  // "NCHW16c"
-TENSORTUNE_API Layout PlainLayout(Layout layout);    // NCHW16c -> NCHW, OIHW16o and Winograd -> OIHW
+TENSORTUNE_API Layout PlainLayout(Layout layout);  // NCHW16c -> NCHW, OIHW16o and Winograd -> OIHW, KN16n -> row-major
 
 // One buffer of a kernel, in the order Operator::Enqueue takes them: the inputs, then the output.
 struct Argument {
