@@ -92,9 +92,14 @@ time_libraries() {  # $1: the file for this round's per-layer medians
     OMP_NUM_THREADS="$threads" taskset -c "$cpus" "$build/bin/$program" $args "$threads" >"$work/lib.json"
     python3 -c 'import json,sys; print(sys.argv[1] + "\t" + str(json.load(open(sys.argv[2]))["median_s"]))' \
       "$key" "$work/lib.json" >>"$1"
-    # oneDNN's Winograd too where it offers one (it says so and exits 3 where it does not).
-    if [[ "$program" == dnnl_conv && "$args" != --* ]] &&
-      OMP_NUM_THREADS="$threads" taskset -c "$cpus" "$build/bin/dnnl_conv" --winograd $args "$threads" \
+    # oneDNN's other algorithm for the layer: its Winograd where it offers one (it says so and
+    # exits 3 where it does not), and a dense layer as its inner product on reordered weights.
+    other=()
+    [[ "$program" == dnnl_conv && "$args" != --* ]] && other=(dnnl_conv --winograd)
+    [[ "$program" == dnnl_sgemm ]] && other=(dnnl_sgemm --inner-product)
+    # shellcheck disable=SC2086  # args is a list of numbers
+    if ((${#other[@]})) &&
+      OMP_NUM_THREADS="$threads" taskset -c "$cpus" "$build/bin/${other[0]}" "${other[1]}" $args "$threads" \
         >"$work/wino.json" 2>/dev/null; then
       python3 -c 'import json,sys; print(sys.argv[1] + "\t" + str(json.load(open(sys.argv[2]))["median_s"]))' \
         "$key" "$work/wino.json" >>"${1%.tsv}_winograd.tsv"
@@ -135,7 +140,8 @@ med = statistics.median
 run = runs[0]
 print(f"{network}, batch {run['batch']}, {threads} thread(s), {run['device']}, medians of {rounds} alternating rounds\n")
 print("| # | layer | sketch | origin | tensortune ms, alone | oneDNN ms, alone | speed vs oneDNN alone "
-      "| tensortune ms, in the run | oneDNN ms, in sequence | speed vs oneDNN in sequence | oneDNN Winograd ms, alone "
+      "| tensortune ms, in the run | oneDNN ms, in sequence | speed vs oneDNN in sequence "
+      "| oneDNN Winograd or inner product ms, alone "
       "| speed vs oneDNN's best |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 covered_tt = covered_alone = covered_lib = covered_seq = covered_best = 0.0
@@ -175,6 +181,7 @@ if covered_lib > 0:
           f"oneDNN {covered_lib * 1e3:.2f} ms (each layer alone, summed), {covered_seq * 1e3:.2f} ms (in sequence): "
           f"tensortune at {covered_lib / covered_alone:.2f}x oneDNN's speed (alone), {covered_seq / ours:.2f}x "
           f"(in sequence)")
-    print(f"against oneDNN's best per layer (auto or Winograd, alone, summed: {covered_best * 1e3:.2f} ms): "
+    print(f"against oneDNN's best per layer (auto or Winograd; sgemm or inner product; alone, summed: "
+          f"{covered_best * 1e3:.2f} ms): "
           f"tensortune at {covered_best / covered_alone:.2f}x (alone)")
 PY
