@@ -94,8 +94,9 @@ class KernelTemplate {
     return std::nullopt;
   }
   virtual std::vector<BufferSpec> Buffers(const Workload& workload) const = 0;
-  // The Buffers() indices stored channel-blocked (NCHW16c activations, OIHW16o weights) rather
-  // than in their plain layout (ops/launch_plan.h says each buffer's layout); none by default.
+  // The Buffers() indices stored in blocks of 16 channels (NCHW16c activations, OIHW16o weights;
+  // a matrix's columns: KN16n) rather than in their plain layout (ops/launch_plan.h says each
+  // buffer's layout); none by default.
   virtual std::vector<size_t> ChannelBlockedBuffers(const Workload&) const { return {}; }
   // A template whose weights arrive transformed for Winograd F(m x m, 3 x 3) (ops/winograd.h,
   // layout ops/launch_plan.h's kWinogradF2 / kWinogradF4): m; 0 for all others.
