@@ -100,9 +100,9 @@ time_libraries() {  # $1: the file for this round's per-layer medians
     # shellcheck disable=SC2086  # args is a list of numbers
     if ((${#other[@]})) &&
       OMP_NUM_THREADS="$threads" taskset -c "$cpus" "$build/bin/${other[0]}" "${other[1]}" $args "$threads" \
-        >"$work/wino.json" 2>/dev/null; then
+        >"$work/other.json" 2>/dev/null; then
       python3 -c 'import json,sys; print(sys.argv[1] + "\t" + str(json.load(open(sys.argv[2]))["median_s"]))' \
-        "$key" "$work/wino.json" >>"${1%.tsv}_winograd.tsv"
+        "$key" "$work/other.json" >>"${1%.tsv}_other.tsv"
     fi
   done <"$work/calls.tsv"
 }
@@ -126,16 +126,16 @@ for r in range(1, rounds + 1):
         lib[key] = float(seconds)
     libs.append(lib)
 seqs = [json.load(open(f"{work}/seq_{r}.json")) for r in range(1, rounds + 1)]
-winos = []
+others = []
 for r in range(1, rounds + 1):
-    wino = {}
+    other = {}
     try:
-        for line in open(f"{work}/lib_{r}_winograd.tsv"):
+        for line in open(f"{work}/lib_{r}_other.tsv"):
             key, seconds = line.rstrip("\n").split("\t")
-            wino[key] = float(seconds)
+            other[key] = float(seconds)
     except FileNotFoundError:
         pass
-    winos.append(wino)
+    others.append(other)
 med = statistics.median
 run = runs[0]
 print(f"{network}, batch {run['batch']}, {threads} thread(s), {run['device']}, medians of {rounds} alternating rounds\n")
@@ -158,11 +158,11 @@ for i, layer in enumerate(run["layers"]):
         covered_alone += alone
         covered_lib += lib
         covered_seq += seq
-        wino = med(w[key] for w in winos) if all(key in w for w in winos) else None
-        best = min(lib, wino) if wino else lib
+        other = med(w[key] for w in others) if all(key in w for w in others) else None
+        best = min(lib, other) if other else lib
         covered_best += best
         cells = (f"{lib * 1e3:.3f} | {lib / alone:.2f} | {tt * 1e3:.3f} | {seq * 1e3:.3f} | {seq / tt:.2f} | "
-                 f"{f'{wino * 1e3:.3f}' if wino else '-'} | {best / alone:.2f}")
+                 f"{f'{other * 1e3:.3f}' if other else '-'} | {best / alone:.2f}")
     else:
         cells = f"- | - | {tt * 1e3:.3f} | - | - | - | -"
     print(f"| {i} | {layer['layer']} | {layer['template']} | {layer['origin']} | {alone * 1e3:.3f} | {cells} |")

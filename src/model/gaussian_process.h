@@ -1,8 +1,9 @@
 #pragma once
 // Gaussian-process regression with a Matern-5/2 kernel and one length scale per feature
 // (automatic relevance determination), optionally beside a linear kernel with one variance
-// per feature, for Bayesian optimization over config features in [0, 1]. Hyperparameters are fitted by maximizing the
-// log marginal likelihood with Rprop, which needs no step size and stays stable with a handful of points.
+// per feature, for Bayesian optimization over config features in [0, 1]. Hyperparameters are
+// fitted by maximizing the log marginal likelihood with Rprop, which needs no step size and
+// stays stable with a handful of points.
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <vector>
