@@ -24,7 +24,7 @@
 //
 // Macros: WM (the tile, M), WA (A), WA2 (A2), NTILES (P), WAT (A'^T). Knobs: VEC, OCV (tile_oc),
 // TT (tiles), WG (work_group), UNROLL_CI (unroll_ci), FUSED_CI (fused_ci; 0: the pre-pass);
-// TB (the template's register tiles, a divisor of TT).
+// TB (the template's register tiles, a divisor of TT); STREAM_V (the template's, from V's size).
 
 #define WA (WM + 2)
 #define WA2 (WA * WA)
@@ -92,6 +92,18 @@ void winograd_input_tile(__global const float* restrict data, const int p, const
   }
 }
 
+// With STREAM_V (a V far larger than a core's caches), on a CPU, the pre-pass stores V past
+// the caches: a plain store first reads each line it fills (VGG-16's 224x224 layer: 28.9 MB
+// of V, the layer 1.25x faster; docs/templates.md). V's lines are 64-byte aligned (CIP).
+#if STREAM_V && (defined(__x86_64__) || defined(__aarch64__)) && defined(__has_builtin)
+#if __has_builtin(__builtin_nontemporal_store)
+#define STORE_V(x, p) __builtin_nontemporal_store((x), (__global float16*)(p))
+#endif
+#endif
+#ifndef STORE_V
+#define STORE_V(x, p) vstore16((x), 0, (p))
+#endif
+
 // NDRange: (NTILES rounded up to 4, CIP / 16); work-groups 4 x 1. Only without FUSED_CI.
 __kernel __attribute__((reqd_work_group_size(4, 1, 1)))
 void winograd_input_transform(__global const float* restrict data, __global float* restrict v) {
@@ -101,7 +113,7 @@ void winograd_input_transform(__global const float* restrict data, __global floa
   winograd_input_tile(data, p, cb, tile);
   __global float* dst = v + (size_t)p * WA2 * CIP + cb * 16;
 #pragma unroll
-  for (int k = 0; k < WA2; ++k) vstore16(tile[k], 0, dst + k * CIP);
+  for (int k = 0; k < WA2; ++k) STORE_V(tile[k], dst + k * CIP);
 }
 
 // The transformed input of the work-item's tiles: with FUSED_CI, FUSED_CI channels of them at

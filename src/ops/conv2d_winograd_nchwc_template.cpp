@@ -44,6 +44,13 @@ constexpr size_t kPrePassBytesWorthFusing = size_t{16} << 20;
 // (three seeds; notebook, 2026-11-27, late night).
 constexpr size_t kPrePassBytesWorthFusingOnSeveralCores = size_t{1} << 20;
 
+// Past this many bytes of transformed input, a pre-pass stores it past the caches on a CPU
+// (STREAM_V): a plain store reads each line before it fills it. One thread, pinned, alternating
+// rounds (notebook, 2026-11-29, morning): F(4x4) on VGG-16's 224x224 layer (28.9 MB) 14.0-14.6 ms
+// against 17.8-20.7, on its 112x112 layer of 128 channels (14.4 MB) 11.9-12.1 against 12.7-14.9;
+// at 7.2 MB a tie at one thread and 3-8% slower at two, at 0.9-1.8 MB 5-15% slower.
+constexpr size_t kPrePassBytesToStream = size_t{8} << 20;
+
 struct WinogradNchwcTiles {
   int64_t vec, oc, tiles, work_group, unroll_ci, fused_ci;
 
@@ -251,7 +258,8 @@ class Conv2dWinogradNchwc final : public Conv2dTemplate {
     const WinogradNchwcTiles t(space, c);
     return ShapeOptions(ConvShape::Of(w)) + Define("WM", m_) + Define("VEC", t.vec) + Define("OCV", t.oc) +
            Define("TT", t.tiles) + Define("TB", RegisterTiles(t.tiles)) + Define("WG", t.work_group) +
-           Define("UNROLL_CI", t.unroll_ci) + Define("FUSED_CI", t.fused_ci);
+           Define("UNROLL_CI", t.unroll_ci) + Define("FUSED_CI", t.fused_ci) +
+           Define("STREAM_V", PrePassElements(ConvShape::Of(w), m_) * sizeof(float) > kPrePassBytesToStream);
   }
 
   LaunchGeometry Geometry(const Workload& w, const ConfigSpace& space, const Config& c) const override {

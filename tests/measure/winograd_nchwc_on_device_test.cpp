@@ -90,5 +90,18 @@ TEST(WinogradNchwcOnDevice, SixteenTilesInTwoRegisterBlocksAreCorrect) {
   EXPECT_FALSE(f4.IsValid(*f4_too_many));
 }
 
+// A pre-pass output past 8 MiB is stored streaming (STREAM_V): F(2x2) on 16 channels at
+// 192x192 (9.4 MB), checked against the reference like any other.
+TEST(WinogradNchwcOnDevice, AStreamedPrePassIsCorrect) {
+  OpenClMeasurer measurer(testing::QuickMeasureOptions());
+  const KernelTemplate& t = Conv2dWinogradF2NchwcTemplate();
+  const Workload w = ParseWorkload("conv2d", "n=1,ci=16,h=192,w=192,co=16,kh=3,kw=3,stride=1,pad=1");
+  const ConfigSpace space = t.Space(w, measurer.limits());
+  const auto c = space.FromKey("vec=4;tile_oc=1;tiles=4;work_group=1;unroll_ci=4;fused_ci=0");
+  ASSERT_TRUE(c && space.IsValid(*c));
+  ASSERT_NE(t.BuildOptions(w, space, *c).find("-D STREAM_V=1"), std::string::npos);
+  testing::ExpectAllCorrect(measurer, t, w, space, {*c});
+}
+
 }  // namespace
 }  // namespace tt

@@ -114,6 +114,29 @@ TEST(WinogradNchwcTemplates, BlockedActivationsTransformedWeightsAndTheirReferen
   }
 }
 
+// A pre-pass whose output is far larger than a core's caches (more than 8 MiB) stores it
+// streaming (STREAM_V=1); smaller ones keep plain stores, which leave it in the caches.
+TEST(WinogradNchwcTemplates, StreamAPrePassOutputOnlyWhereItOutgrowsTheCaches) {
+  const auto stream = [](const KernelTemplate& t, const char* shape) {
+    const Workload w = ParseWorkload("conv2d", shape);
+    const ConfigSpace space = t.Space(w, kNoDeviceLimits);
+    const std::string options = t.BuildOptions(w, space, space.FromIndex(0));
+    EXPECT_NE(options.find("STREAM_V"), std::string::npos) << options;
+    return options.find("-D STREAM_V=1") != std::string::npos;
+  };
+  const KernelTemplate& f2 = Conv2dWinogradF2NchwcTemplate();
+  const KernelTemplate& f4 = Conv2dWinogradF4NchwcTemplate();
+  // VGG-16's 224x224 layer: 28.9 MB (F(4x4)); its 112x112 layer of 128 channels: 14.5 MB.
+  EXPECT_TRUE(stream(f4, "n=1,ci=64,h=224,w=224,co=64,kh=3,kw=3,stride=1,pad=1"));
+  EXPECT_TRUE(stream(f4, "n=1,ci=128,h=112,w=112,co=128,kh=3,kw=3,stride=1,pad=1"));
+  // 7.2 MB (VGG-16's 56x56 layers of 256 channels), and ResNet-18's 56x56 layer (1.8 MB).
+  EXPECT_FALSE(stream(f4, "n=1,ci=256,h=56,w=56,co=256,kh=3,kw=3,stride=1,pad=1"));
+  EXPECT_FALSE(stream(f4, "n=1,ci=64,h=56,w=56,co=64,kh=3,kw=3,stride=1,pad=1"));
+  // F(2x2)'s output is 4x its input: 16 channels at 192x192 pass the bound (9.4 MB), at 176x176 not.
+  EXPECT_TRUE(stream(f2, "n=1,ci=16,h=192,w=192,co=16,kh=3,kw=3,stride=1,pad=1"));
+  EXPECT_FALSE(stream(f2, "n=1,ci=16,h=176,w=176,co=16,kh=3,kw=3,stride=1,pad=1"));
+}
+
 TEST(WinogradNchwcTemplates, ApplyTo3x3Stride1OnChannelBlocksOnly) {
   const KernelTemplate& t = Conv2dWinogradF4NchwcTemplate();
   EXPECT_FALSE(t.WhyNotApplicable(ParseWorkload("conv2d", "n=1,ci=64,h=56,w=56,co=64,kh=3,kw=3,stride=1,pad=1")));
