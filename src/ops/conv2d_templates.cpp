@@ -261,4 +261,10 @@ bool IsWinogradSketch(const KernelTemplate& t) {
          &t == &Conv2dWinogradF4NchwcTemplate();
 }
 
+std::vector<const KernelTemplate*> ApplicableTemplates(const Workload& workload, bool no_winograd) {
+  auto kernels = ApplicableTemplates(workload);
+  if (no_winograd) std::erase_if(kernels, [](const KernelTemplate* t) { return IsWinogradSketch(*t); });
+  return kernels;
+}
+
 }  // namespace tt

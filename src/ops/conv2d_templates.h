@@ -29,6 +29,8 @@ const KernelTemplate& Conv2dWinogradF4NchwcTemplate();
 // Whether `t` is one of the Winograd sketches (fewer multiplications, a larger rounding error:
 // docs/templates.md, "Numerics"), which --no-winograd leaves out.
 bool IsWinogradSketch(const KernelTemplate& t);
+// ApplicableTemplates(workload), less the Winograd sketches when `no_winograd`.
+std::vector<const KernelTemplate*> ApplicableTemplates(const Workload& workload, bool no_winograd);
 // implicit GEMM: weights x im2col(data) with gemm_tiled's register tiling and the im2col
 // indexing in the kernel (kernels/conv2d_implicit_gemm.cl, src/ops/conv2d_implicit_gemm_template.cpp).
 const KernelTemplate& Conv2dImplicitGemmTemplate();

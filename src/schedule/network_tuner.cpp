@@ -47,6 +47,12 @@ struct Slot {
   SchedulerTaskState scheduling;
 };
 
+std::string SketchNames(const std::vector<const KernelTemplate*>& kernels) {
+  std::string names;
+  for (const KernelTemplate* kernel : kernels) names += std::string(kernel->name()) + ",";
+  return names;
+}
+
 std::string ResumeKey(const Network& network, const NetworkTuneOptions& o) {
   nlohmann::json layers = nlohmann::json::array();
   for (const auto& l : network.layers) layers.push_back({l.op, l.shape, l.flags, l.repeat});
@@ -127,8 +133,7 @@ void NetworkRun::Prepare(const Network& network, const DeviceInfo& device, const
   for (NetworkTask& task : NetworkTasks(network, o_.batch)) {
     Slot slot;
     NetworkTaskReport report;
-    auto kernels = ApplicableTemplates(task.workload);
-    if (o_.no_winograd) std::erase_if(kernels, [](const KernelTemplate* t) { return IsWinogradSketch(*t); });
+    const auto kernels = ApplicableTemplates(task.workload, o_.no_winograd);
     if (kernels.empty()) throw UserError("no kernel template computes " + task.workload.Key());
     report.flops = kernels.front()->Flops(task.workload);
     std::vector<Sketch> sketches;
@@ -159,11 +164,14 @@ void NetworkRun::Prepare(const Network& network, const DeviceInfo& device, const
       auto& evidence = history_evidence_[task.workload.op];
       for (auto& [key, e] : by_workload) evidence.push_back(std::move(e));
     }
-    for (const SketchEvidence& e : history_evidence_[task.workload.op])
+    slot.scheduling.sketches = SketchNames(kernels);
+    for (const SketchEvidence& e : history_evidence_[task.workload.op]) {
+      if (SketchNames(ApplicableTemplates(e.workload, o_.no_winograd)) != slot.scheduling.sketches) continue;
       for (const auto& [name, time_s] : e.best_time_s)
         if (time_s > 0)
           slot.scheduling.history_gflops =
               std::max(slot.scheduling.history_gflops, kernels.front()->Flops(e.workload) / time_s * 1e-9);
+    }
     slot.scheduling.op = task.workload.op;
     slot.scheduling.flops = report.flops;
     slot.scheduling.weight = static_cast<double>(task.weight);

@@ -11,10 +11,11 @@
 namespace tt {
 namespace {
 
-// Tasks of one operator are similar whatever their size: a 1x1 projection running at a tenth
-// of the 3x3 layers' throughput has that much to gain, though its time is small.
+// Tasks of one operator and the same sketches are similar whatever their size: a 1x1 projection
+// running at a tenth of the stride-2 layers' throughput has that much to gain, though its time
+// is small.
 bool Similar(const SchedulerTaskState& a, const SchedulerTaskState& b) {
-  return a.op == b.op && a.flops > 0 && b.flops > 0;
+  return a.op == b.op && a.sketches == b.sketches && a.flops > 0 && b.flops > 0;
 }
 
 std::vector<size_t> Live(const std::vector<SchedulerTaskState>& tasks) {
