@@ -120,6 +120,8 @@ class NetworkRun {
   Rng rng_;
   DeviceInfo device_;
   std::map<std::string, std::vector<SketchEvidence>> history_evidence_;  // per operator, read once
+  // per operator and set of sketches (SketchNames): the best GFLOPS on record
+  std::map<std::string, std::map<std::string, double>> history_gflops_;
   std::vector<Slot> slots_;
   NetworkRunReport report_;
 };
@@ -162,16 +164,16 @@ void NetworkRun::Prepare(const Network& network, const DeviceInfo& device, const
         e.trials[b.template_name] = b.trials;
       }
       auto& evidence = history_evidence_[task.workload.op];
-      for (auto& [key, e] : by_workload) evidence.push_back(std::move(e));
+      auto& gflops = history_gflops_[task.workload.op];  // each workload's best, by its sketches
+      for (auto& [key, e] : by_workload) {
+        double& best = gflops[SketchNames(ApplicableTemplates(e.workload, o_.no_winograd))];
+        for (const auto& [name, time_s] : e.best_time_s)
+          if (time_s > 0) best = std::max(best, kernels.front()->Flops(e.workload) / time_s * 1e-9);
+        evidence.push_back(std::move(e));
+      }
     }
     slot.scheduling.sketches = SketchNames(kernels);
-    for (const SketchEvidence& e : history_evidence_[task.workload.op]) {
-      if (SketchNames(ApplicableTemplates(e.workload, o_.no_winograd)) != slot.scheduling.sketches) continue;
-      for (const auto& [name, time_s] : e.best_time_s)
-        if (time_s > 0)
-          slot.scheduling.history_gflops =
-              std::max(slot.scheduling.history_gflops, kernels.front()->Flops(e.workload) / time_s * 1e-9);
-    }
+    slot.scheduling.history_gflops = history_gflops_[task.workload.op][slot.scheduling.sketches];
     slot.scheduling.op = task.workload.op;
     slot.scheduling.flops = report.flops;
     slot.scheduling.weight = static_cast<double>(task.weight);
