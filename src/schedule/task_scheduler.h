@@ -34,7 +34,7 @@ struct SchedulerTaskState {
 struct SchedulerOptions {
   double alpha = 0.2;       // weight of the backward (observed) gradient against the forward estimate
   double beta = 2;          // how far a task may get from its similar tasks' best throughput
-                            // (similar: the same operator, whatever its size)
+                            // (similar: the same operator and sketches, any size)
   int backward_window = 3;  // rounds looked back for the observed gradient
   double epsilon = 0.05;    // gradient: chance of a random task each round
   double ucb_c = 0.3;       // ucb: exploration constant (Bansor: 0.3)
