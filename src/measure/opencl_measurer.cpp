@@ -38,10 +38,15 @@ std::string Seconds(double s) {
   return text.str();
 }
 
-// Starts a worker and reads its hello: the device it opened. Throws UserError for a device
-// spec that matches nothing, EnvironmentError when the worker or OpenCL is unusable.
-std::pair<std::unique_ptr<WorkerProcess>, DeviceInfo> StartWorkerProcess(const OpenClMeasurerOptions& o) {
-  auto worker = std::make_unique<WorkerProcess>(o.worker_path, std::vector<std::string>{"--device", o.device_spec});
+// Starts a worker (the timing worker, or a builder) and reads its hello: the device it opened.
+// Throws UserError for a device spec that matches nothing, EnvironmentError when the worker or
+// OpenCL is unusable.
+enum class WorkerRole { kTiming, kBuilder };
+std::pair<std::unique_ptr<WorkerProcess>, DeviceInfo> StartWorkerProcess(const OpenClMeasurerOptions& o,
+                                                                         WorkerRole role) {
+  std::vector<std::string> args{"--device", o.device_spec};
+  if (role == WorkerRole::kBuilder) args.push_back("--builder");
+  auto worker = std::make_unique<WorkerProcess>(o.worker_path, args);
   std::string line;
   const auto status = worker->ReadLine(kStartTimeoutS, line);
   const auto hello = status == WorkerProcess::ReadStatus::kLine ? DecodeHello(line) : std::nullopt;
@@ -117,7 +122,7 @@ OpenClMeasurer::OpenClMeasurer(OpenClMeasurerOptions options) : options_(std::mo
 OpenClMeasurer::~OpenClMeasurer() = default;
 
 void OpenClMeasurer::StartWorker() {
-  auto [worker, device] = StartWorkerProcess(options_);
+  auto [worker, device] = StartWorkerProcess(options_, WorkerRole::kTiming);
   prepared_.clear();
   if (!device_.name.empty() && device.Fingerprint() != device_.Fingerprint())
     throw EnvironmentError("restarted worker opened another device: " + device.Fingerprint());
@@ -251,7 +256,7 @@ std::vector<std::optional<MeasureResult>> OpenClMeasurer::BuildAhead(const Measu
     while (builders_.size() < wanted) builders_.push_back(std::make_unique<Builder>());
     try {
       for (size_t b = 0; b < wanted; ++b)
-        if (!builders_[b]->process) builders_[b]->process = StartWorkerProcess(options_).first;
+        if (!builders_[b]->process) builders_[b]->process = StartWorkerProcess(options_, WorkerRole::kBuilder).first;
     } catch (const std::exception&) {
       break;  // no builders here: the timing worker builds what is left, as without them
     }

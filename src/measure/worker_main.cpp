@@ -1,6 +1,7 @@
 // tensortune-worker: measures configs for OpenClMeasurer in a separate process, so that a
 // kernel that crashes or hangs takes down only this process. Speaks worker_protocol.h on
-// stdin/stdout: `tensortune-worker [--device SPEC]`.
+// stdin/stdout: `tensortune-worker [--device SPEC] [--builder]` (a builder leaves the CPU
+// driver's threads unpinned: ocl/driver_threads.h).
 #include <signal.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -31,12 +32,15 @@ void WriteLine(int fd, std::string line) {
 
 int main(int argc, char** argv) {
   std::string device_spec = "0";
+  bool builder = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--device" && i + 1 < argc) {
       device_spec = argv[++i];
+    } else if (arg == "--builder") {
+      builder = true;
     } else {
-      std::cerr << "usage: tensortune-worker [--device INDEX_OR_NAME]  (started by tensortune)\n";
+      std::cerr << "usage: tensortune-worker [--device INDEX_OR_NAME] [--builder]  (started by tensortune)\n";
       return 2;
     }
   }
@@ -46,6 +50,7 @@ int main(int argc, char** argv) {
   signal(SIGINT, SIG_IGN);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   tt::ocl::EnlargeDriverThreadStacks();
+  if (builder) tt::ocl::LeavePoclWorkersUnpinned();
   if (getppid() == 1) return 1;  // the parent died before prctl took effect
   // Drivers may print to stdout: give them stderr, and keep the real stdout for the protocol.
   const int protocol_fd = dup(STDOUT_FILENO);

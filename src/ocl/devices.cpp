@@ -7,6 +7,7 @@
 
 #include "core/errors.h"
 #include "ocl/cl_error.h"
+#include "ocl/driver_threads.h"
 #include "ocl/icd_vendors.h"
 
 namespace tt::ocl {
@@ -57,7 +58,8 @@ DeviceInfo Describe(cl_platform_id platform, cl_device_id device) {
 }
 
 std::vector<cl_platform_id> Platforms() {
-  EnsureIcdVendors();  // before the ICD loader reads its vendor list, once per process
+  EnsureIcdVendors();             // before the ICD loader reads its vendor list, once per process
+  PinPoclWorkersWherePossible();  // before POCL starts its threads
   cl_uint count = 0;
   const cl_int status = clGetPlatformIDs(0, nullptr, &count);
   if (status == -1001 /* CL_PLATFORM_NOT_FOUND_KHR: the ICD loader found no driver */) return {};

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "core/errors.h"
 #include "ops/selftest_template.h"
@@ -134,6 +136,32 @@ TEST_F(SelftestMeasure, WorkerGoneMidRunEndsTheBatchKeepingWhatWasMeasured) {
   ASSERT_EQ(batch.results.size(), 1u);
   EXPECT_EQ(batch.results[0].status, MeasureStatus::kRuntimeError);
   EXPECT_NE(batch.error.find("tensortune-worker"), std::string::npos) << batch.error;
+}
+
+// Builders start with --builder (they leave a CPU driver's threads unpinned: ocl/driver_threads.h),
+// the timing worker without it.
+TEST_F(SelftestMeasure, BuildersAndTheTimingWorkerStartInTheirRoles) {
+  const auto dir = std::filesystem::temp_directory_path() / ("tt-roles-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const auto wrapper = dir / "worker.sh", log = dir / "args.log";
+  std::ofstream(wrapper) << "#!/bin/sh\necho \"$*\" >> '" << log.string() << "'\nexec '" << TENSORTUNE_WORKER_BIN
+                         << "' \"$@\"\n";
+  std::filesystem::permissions(wrapper, std::filesystem::perms::owner_all);
+  OpenClMeasurerOptions options = TestOptions(20, 1);
+  options.worker_path = wrapper.string();
+  {
+    OpenClMeasurer measurer(options);
+    const auto results = measurer.Measure(Task(), {With(SelftestBehaviour::kOk)}).results;
+    ASSERT_EQ(results.size(), 1u);
+    EXPECT_TRUE(results[0].ok()) << results[0].error;
+  }
+  std::ifstream in(log);
+  std::vector<std::string> starts;
+  for (std::string line; std::getline(in, line);) starts.push_back(line);
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(starts.size(), 2u);
+  EXPECT_EQ(starts[0], "--device 0");  // the timing worker, first
+  EXPECT_EQ(starts[1], "--device 0 --builder");
 }
 
 TEST_F(SelftestMeasure, WrongAnswerAndCompileErrorAreStatuses) {
