@@ -46,8 +46,11 @@ pin=(env)
 if [[ -n "${TUNE_CPUS:-}" ]]; then
   [[ "$TUNE_CPUS" =~ ^[0-9,-]+$ ]] || { echo "anytime.sh: TUNE_CPUS '$TUNE_CPUS' is not a core list" >&2; exit 2; }
   tune_threads="$(taskset -c "$TUNE_CPUS" nproc)"
-  pin=(env POCL_AFFINITY="$(pocl_affinity "$TUNE_CPUS" "$tune_threads")" POCL_MAX_PTHREAD_COUNT="$tune_threads"
-    taskset -c "$TUNE_CPUS")
+  # Where POCL's workers may be pinned, tensortune pins its timing worker and leaves its builders
+  # be (docs/architecture.md, "CPU driver threads"); POCL_AFFINITY=1 here would pin the builders
+  # too. Elsewhere 0, so that no binary pins a worker outside TUNE_CPUS.
+  pin=(env POCL_MAX_PTHREAD_COUNT="$tune_threads" taskset -c "$TUNE_CPUS")
+  [[ "$(pocl_affinity "$TUNE_CPUS" "$tune_threads")" == 1 ]] || pin=(env POCL_AFFINITY=0 "${pin[@]:1}")
 fi
 mkdir -p "$out"
 commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"

@@ -4,7 +4,8 @@
 # Elsewhere (taskset -c 1) it would put the kernels on core 0, beside whatever runs there, so
 # the workers are left to the process's affinity instead. tensortune applies the same rule by
 # itself where POCL_AFFINITY is unset (docs/architecture.md, "CPU driver threads"); the scripts
-# keep setting it so that binaries of older commits are measured the same way.
+# keep setting it where they time (so that binaries of older commits are timed the same way),
+# and where they tune (anytime.sh) set only 0: 1 would pin tensortune's builders too.
 pocl_affinity() {  # CPUS THREADS -> 1 or 0
   local cpus=$1 threads=$2
   if [[ "$cpus" == "$(seq -s, 0 $((threads - 1)))" || ("$threads" -gt 1 && "$cpus" == "0-$((threads - 1))") ]]; then

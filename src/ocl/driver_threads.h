@@ -24,9 +24,9 @@ bool MayPinPoclWorkers(const char* pocl_affinity, const char* pocl_max_threads, 
                        int online_cpus);
 
 // Sets POCL_AFFINITY=1 where MayPinPoclWorkers says so for this process, once, before the
-// driver starts its threads. Unpinned, POCL's two workers on a two-core machine were woken on
-// one core for whole runs in some processes and not in others: the same kernel measured at
-// one thread's speed or at two (docs/architecture.md, "CPU driver threads").
+// driver starts its threads. Unpinned, POCL's two workers on a two-core machine ran a kernel
+// at one thread's speed for whole runs in some processes and at two threads' in others (most
+// likely both woken on one core; docs/architecture.md, "CPU driver threads").
 void PinPoclWorkersWherePossible();
 
 // For a process that builds kernels beside others (a measurer's builders): POCL_AFFINITY=0
