@@ -49,8 +49,9 @@ if [[ -n "${TUNE_CPUS:-}" ]]; then
   # Where POCL's workers may be pinned, tensortune pins its timing worker and leaves its builders
   # be (docs/architecture.md, "CPU driver threads"); POCL_AFFINITY=1 here would pin the builders
   # too. Elsewhere 0, so that no binary pins a worker outside TUNE_CPUS.
-  pin=(env POCL_MAX_PTHREAD_COUNT="$tune_threads" taskset -c "$TUNE_CPUS")
-  [[ "$(pocl_affinity "$TUNE_CPUS" "$tune_threads")" == 1 ]] || pin=(env POCL_AFFINITY=0 "${pin[@]:1}")
+  unpinned=()
+  [[ "$(pocl_affinity "$TUNE_CPUS" "$tune_threads")" == 1 ]] || unpinned=(POCL_AFFINITY=0)
+  pin=(env "${unpinned[@]}" POCL_MAX_PTHREAD_COUNT="$tune_threads" taskset -c "$TUNE_CPUS")
 fi
 mkdir -p "$out"
 commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"

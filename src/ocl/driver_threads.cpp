@@ -48,15 +48,16 @@ bool MayPinPoclWorkers(const char* pocl_affinity, const char* pocl_max_threads, 
   return true;
 }
 
+bool MayPinPoclWorkersHere() {
+  const long online = sysconf(_SC_NPROCESSORS_ONLN);
+  return MayPinPoclWorkers(std::getenv("POCL_AFFINITY"), std::getenv("POCL_MAX_PTHREAD_COUNT"), AllowedCpus(),
+                           online > 0 ? static_cast<int>(online) : 0);
+}
+
 void PinPoclWorkersWherePossible() {
-  static const bool done = [] {
-    const long online = sysconf(_SC_NPROCESSORS_ONLN);
-    if (MayPinPoclWorkers(std::getenv("POCL_AFFINITY"), std::getenv("POCL_MAX_PTHREAD_COUNT"), AllowedCpus(),
-                          online > 0 ? static_cast<int>(online) : 0))
-      setenv("POCL_AFFINITY", "1", 0);
-    return true;
-  }();
-  (void)done;
+  // Once per process: after it, POCL_AFFINITY is set or the answer would be the same.
+  static const bool pinned = MayPinPoclWorkersHere() && setenv("POCL_AFFINITY", "1", 0) == 0;
+  (void)pinned;
 }
 
 void LeavePoclWorkersUnpinned() { setenv("POCL_AFFINITY", "0", 0); }

@@ -28,6 +28,7 @@ bool MayPinPoclWorkers(const char* pocl_affinity, const char* pocl_max_threads, 
 // at one thread's speed for whole runs in some processes and at two threads' in others (most
 // likely both woken on one core; docs/architecture.md, "CPU driver threads").
 void PinPoclWorkersWherePossible();
+bool MayPinPoclWorkersHere();  // MayPinPoclWorkers for this process's environment and cores
 
 // For a process that builds kernels beside others (a measurer's builders): POCL_AFFINITY=0
 // where unset, before the first OpenCL call. POCL generates a kernel's code on the driver

@@ -7,7 +7,6 @@
 #include <dirent.h>
 #include <gtest/gtest.h>
 #include <pthread.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -94,8 +93,7 @@ std::vector<std::string> SingleCpuThreads() {
 // listed and a context made, POCL's workers run on one core each, cores 0 and up, where the rule
 // allows it; where it does not, no thread was moved to a core the process may not use.
 TEST(DriverThreads, PoclsWorkersArePinnedWhereTheRuleAllows) {
-  const bool may_pin = MayPinPoclWorkers(std::getenv("POCL_AFFINITY"), std::getenv("POCL_MAX_PTHREAD_COUNT"),
-                                         AllowedCpus(), static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)));
+  const bool may_pin = MayPinPoclWorkersHere();
   const Device device = SelectDevice("0");
   if (device.info.platform.find("Portable Computing Language") == std::string::npos)
     GTEST_SKIP() << "device 0 is not POCL's: " << device.info.platform;
