@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "core/errors.h"
 #include "ocl/cl_error.h"
@@ -79,18 +80,32 @@ void Context::Read(const FloatBuffer& buffer, std::span<float> data) const {
 
 double Context::Launch(const Kernel& kernel, unsigned dims, const std::array<size_t, 3>& global,
                        const std::array<size_t, 3>& local) const {
-  const bool driver_chooses_local = local[0] == 0 && local[1] == 0 && local[2] == 0;
-  cl_event raw_event = nullptr;
-  CheckCl(clEnqueueNDRangeKernel(queue_.get(), kernel.get(), dims, nullptr, global.data(),
-                                 driver_chooses_local ? nullptr : local.data(), 0, nullptr, &raw_event),
-          "clEnqueueNDRangeKernel");
-  const ClHandle<cl_event, clReleaseEvent> event(raw_event);
-  CheckCl(clWaitForEvents(1, &raw_event), "clWaitForEvents");
-  cl_int execution = CL_COMPLETE;
-  CheckCl(clGetEventInfo(raw_event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(execution), &execution, nullptr),
-          "clGetEventInfo");
-  CheckCl(execution < 0 ? execution : CL_SUCCESS, "kernel execution");
-  return ProfiledSeconds(raw_event, raw_event);
+  const KernelRun run{&kernel, dims, global, local};
+  return LaunchInOrder(std::span(&run, 1));
+}
+
+double Context::LaunchInOrder(std::span<const KernelRun> runs) const {
+  if (runs.empty()) throw std::invalid_argument("LaunchInOrder: no kernel to run");
+  std::vector<cl_event> raw;
+  std::vector<ClHandle<cl_event, clReleaseEvent>> events;
+  for (const KernelRun& run : runs) {
+    const bool driver_chooses_local = run.local[0] == 0 && run.local[1] == 0 && run.local[2] == 0;
+    cl_event event = nullptr;
+    CheckCl(clEnqueueNDRangeKernel(queue_.get(), run.kernel->get(), run.dims, nullptr, run.global.data(),
+                                   driver_chooses_local ? nullptr : run.local.data(), 0, nullptr, &event),
+            "clEnqueueNDRangeKernel");
+    events.emplace_back(event);
+    raw.push_back(event);
+  }
+  const cl_int waited = clWaitForEvents(static_cast<cl_uint>(raw.size()), raw.data());
+  for (cl_event event : raw) {
+    cl_int execution = CL_COMPLETE;
+    CheckCl(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(execution), &execution, nullptr),
+            "clGetEventInfo");
+    CheckCl(execution < 0 ? execution : CL_SUCCESS, "kernel execution");
+  }
+  CheckCl(waited, "clWaitForEvents");
+  return ProfiledSeconds(raw.front(), raw.back());
 }
 
 double ProfiledSeconds(cl_event first, cl_event last) {

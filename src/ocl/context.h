@@ -14,6 +14,15 @@
 
 namespace tt::ocl {
 
+// One kernel launch: the kernel, its arguments set, and its NDRange (a local size of all zeros
+// lets the driver choose the work-group size).
+struct KernelRun {
+  const Kernel* kernel = nullptr;
+  unsigned dims = 1;
+  std::array<size_t, 3> global{1, 1, 1};
+  std::array<size_t, 3> local{0, 0, 0};
+};
+
 class Context {
  public:
   explicit Context(const Device& device);  // throws EnvironmentError
@@ -32,6 +41,10 @@ class Context {
   // A local size of all zeros lets the driver choose the work-group size.
   double Launch(const Kernel& kernel, unsigned dims, const std::array<size_t, 3>& global,
                 const std::array<size_t, 3>& local) const;
+  // Runs the kernels to completion, enqueued back to back as a program enqueues them, and
+  // returns the profiled device time from the first one's start to the last one's end: the
+  // driver's gaps between them count (POCL at two threads: about 20 us a gap).
+  double LaunchInOrder(std::span<const KernelRun> runs) const;
 
  private:
   Device device_;
