@@ -54,8 +54,8 @@ struct TripleChain {
         in(context.CreateBuffer(input.size())),
         middle(context.CreateBuffer(input.size())),
         out(context.CreateBuffer(input.size())),
-        first(build.program->CreateKernel("triple")),
-        second(build.program->CreateKernel("triple")) {
+        first(build.program.value().CreateKernel("triple")),  // value(): a failed build throws
+        second(build.program.value().CreateKernel("triple")) {
     context.Write(in, input);
     context.Write(middle, std::vector<float>(input.size(), 0));
     first.SetArg(0, in);
