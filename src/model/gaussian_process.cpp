@@ -39,6 +39,22 @@ void CheckLinear(const GpHyper& h, Eigen::Index d) {
 
 double Matern52(double r) { return (1 + kSqrt5 * r + 5.0 / 3.0 * r * r) * std::exp(-kSqrt5 * r); }
 
+GpHyper DefaultHyper(size_t dims) {
+  GpHyper h;
+  h.log_length = Eigen::VectorXd::Constant(static_cast<Eigen::Index>(dims), std::log(0.5));
+  h.log_signal = 0;
+  h.log_noise = std::log(1e-3);
+  return h;
+}
+
+double ExpectedImprovement(double mean, double sd, double best) {
+  if (sd <= 1e-12) return std::max(mean - best, 0.0);
+  const double z = (mean - best) / sd;
+  const double pdf = 0.3989422804014327 * std::exp(-0.5 * z * z);  // the standard normal's
+  const double cdf = 0.5 * std::erfc(-z * 0.7071067811865476);
+  return (mean - best) * cdf + sd * pdf;
+}
+
 double GaussianProcess::Kernel(const double* a, const double* b) const {
   double r2 = 0;
   for (Eigen::Index j = 0; j < inv_length_sq_.size(); ++j) {

@@ -70,4 +70,11 @@ class GaussianProcess {
 // Matern 5/2 of a scaled distance r: (1 + sqrt5 r + 5/3 r^2) exp(-sqrt5 r).
 double Matern52(double r);
 
+// Where a fit starts: length scales of 0.5 on every one of `dims` features, unit signal,
+// noise 1e-3.
+GpHyper DefaultHyper(size_t dims);
+
+// Expected improvement over `best` of a normal prediction (mean, sd), maximizing.
+double ExpectedImprovement(double mean, double sd, double best);
+
 }  // namespace tt

@@ -21,6 +21,9 @@ const OptionTable<BoOptions>& BoOptions::Table() {
       {"centre", &BoOptions::centre,
        "configs of a cold start's initial design taken from the centre of the space (every knob's middle value) and "
        "its neighbours, before the random ones"},
+      {"spread", &BoOptions::spread,
+       "random candidates drawn per random look of the initial design, the one farthest from the configs chosen so "
+       "far kept (0 or 1: a plain random draw)"},
       {"trend", &BoOptions::trend,
        "starting variance per feature of a linear kernel beside the Matern one, fitted with it (0: none)"},
       {"candidates", &BoOptions::candidates, "configs scored per batch (every fresh valid one when fewer)",

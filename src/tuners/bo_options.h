@@ -12,6 +12,7 @@ struct BoOptions {
   size_t init = 0;           // random configs before the first model; 0: scaled to the budget
   double init_local = 0;     // share of those drawn next to the best config measured so far
   size_t centre = 1;         // of those, the centre of the space and its neighbours, on a cold start
+  size_t spread = 32;        // random candidates per initial-design look, the farthest kept (0, 1: plain random)
   double trend = 0;          // starting variance per feature of a linear kernel beside the GP's (0: none)
   size_t candidates = 1536;  // configs scored per batch (all fresh valid ones when fewer)
   size_t neighbours_of = 8;  // best configs whose fresh neighbours join the candidates

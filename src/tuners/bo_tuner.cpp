@@ -9,6 +9,7 @@
 
 #include "core/errors.h"
 #include "space/config_adapt.h"
+#include "tuners/space_filling.h"
 
 namespace tt {
 namespace {
@@ -23,24 +24,7 @@ constexpr double kWeightPrior = 4;
 constexpr double kMinChanceToRun = 1e-3;
 constexpr double kInvSqrt2 = 0.7071067811865476;
 
-double NormalPdf(double z) { return 0.3989422804014327 * std::exp(-0.5 * z * z); }
-double NormalCdf(double z) { return 0.5 * std::erfc(-z * kInvSqrt2); }
-
-double ExpectedImprovement(double mean, double sd, double best) {
-  if (sd <= 1e-12) return std::max(mean - best, 0.0);
-  const double z = (mean - best) / sd;
-  return (mean - best) * NormalCdf(z) + sd * NormalPdf(z);
-}
-
 bool IsPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
-
-GpHyper DefaultHyper(size_t dims) {
-  GpHyper h;
-  h.log_length = Eigen::VectorXd::Constant(static_cast<Eigen::Index>(dims), std::log(0.5));
-  h.log_signal = 0;
-  h.log_noise = std::log(1e-3);
-  return h;
-}
 
 }  // namespace
 
@@ -520,7 +504,7 @@ std::vector<Config> BoTuner::ModelBatch(size_t size) {
 // good, and better configs are often one knob away: where the local searches that lead the
 // early phase of replays look first), else, or where nothing ran yet, a random one: the model
 // needs the spread. Off by default: on ResNet-18 it made no difference beyond the noise.
-std::optional<Config> BoTuner::InitialDesignConfig() {
+std::optional<Config> BoTuner::InitialDesignConfig(const std::vector<Config>& batch) {
   if (observed_.empty() && unseen_.num_seen() < options_.centre) {
     // A cold start's first looks: the middle value of every knob is a better bet than a random
     // point (on 11 of 14 brute-forced GPU spaces), and its neighbours share that.
@@ -532,7 +516,7 @@ std::optional<Config> BoTuner::InitialDesignConfig() {
     AddNeighbours(centre, neighbours, taken);
     if (!neighbours.empty()) return neighbours[static_cast<size_t>(rng_.Below(neighbours.size()))];
   }
-  if (options_.init_local <= 0) return unseen_.Random(rng_);
+  if (options_.init_local <= 0) return SpreadRandomConfig(batch);
   const std::optional<size_t> best = BestObserved();
   if (best && rng_.Chance(options_.init_local)) {
     std::vector<Config> neighbours;
@@ -540,7 +524,21 @@ std::optional<Config> BoTuner::InitialDesignConfig() {
     AddNeighbours(observed_[*best], neighbours, taken);
     if (!neighbours.empty()) return neighbours[static_cast<size_t>(rng_.Below(neighbours.size()))];
   }
-  return unseen_.Random(rng_);
+  return SpreadRandomConfig(batch);
+}
+
+// A random look of the initial design: with `spread`, the farthest of that many random fresh
+// configs from those measured and picked so far.
+std::optional<Config> BoTuner::SpreadRandomConfig(const std::vector<Config>& batch) {
+  if (options_.spread <= 1) return unseen_.Random(rng_);
+  std::vector<Config> candidates;
+  for (size_t i = 0; i < options_.spread; ++i)
+    if (auto config = unseen_.Random(rng_)) candidates.push_back(std::move(*config));
+  if (candidates.empty()) return std::nullopt;
+  std::vector<const Config*> chosen;
+  for (const Config& c : observed_) chosen.push_back(&c);
+  for (const Config& c : batch) chosen.push_back(&c);
+  return candidates[FarthestCandidate(space_, candidates, chosen)];
 }
 
 std::vector<size_t> BoTuner::BestFirst(size_t top) const {
@@ -566,7 +564,7 @@ std::vector<Config> BoTuner::NextBatch(size_t max_size) {
   const size_t init = options_.InitialDesign(!sources_.empty());
   while (batch.size() < max_size) {
     if (unseen_.num_seen() < init) {
-      auto config = InitialDesignConfig();
+      auto config = InitialDesignConfig(batch);
       if (!config) break;
       unseen_.MarkSeen(*config);
       batch.push_back(std::move(*config));

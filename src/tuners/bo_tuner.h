@@ -56,7 +56,8 @@ class BoTuner : public Tuner {
   Eigen::MatrixXd FeatureRows(const std::vector<Config>& configs) const;
   std::vector<Config> Candidates();
   void AddNeighbours(const Config& config, std::vector<Config>& out, std::unordered_map<uint64_t, bool>& taken);
-  std::optional<Config> InitialDesignConfig();
+  std::optional<Config> InitialDesignConfig(const std::vector<Config>& batch);
+  std::optional<Config> SpreadRandomConfig(const std::vector<Config>& batch);
   std::vector<Config> ModelBatch(size_t size);
   struct Fitted {
     Eigen::Index n = 0;  // results modelled

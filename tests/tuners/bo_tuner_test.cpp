@@ -249,13 +249,14 @@ TEST(BoTuner, ModelsMostlyFailuresBeyondItsRows) {
 // Every knob faster the higher its value: the optimum is the corner of the space, past every
 // config measured. The linear kernel (`trend`) carries the trend there: the first model pick
 // (the best predicted mean) after a random design is the corner in most seeds; a Matern
-// kernel alone falls back to the mean away from its data and picks closer to them.
+// kernel alone falls back to the mean away from its data and picks closer to them. The design
+// is plain random (`spread` 0): a spread one puts looks next to the corner already.
 TEST(BoTuner, ATrendPredictsACornerOptimumBeyondTheData) {
   ConfigSpace space;
   for (const char* name : {"a", "b", "c", "d"}) space.AddKnob(Knob::Discrete(name, {1, 2, 3, 4, 5, 6}));
   const Config corner(4, 5);  // 1296 configs: every fresh one is a candidate
   const auto first_model_pick = [&](double trend, uint64_t seed) {
-    BoTuner tuner(space, seed, {.budget = 300, .init = 8, .centre = 0, .trend = trend, .local = 0});
+    BoTuner tuner(space, seed, {.budget = 300, .init = 8, .centre = 0, .spread = 0, .trend = trend, .local = 0});
     std::vector<Observation> measured;
     for (const Config& c : tuner.NextBatch(8)) {
       double gflops = 10;
