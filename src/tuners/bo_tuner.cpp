@@ -532,8 +532,11 @@ std::optional<Config> BoTuner::InitialDesignConfig(const std::vector<Config>& ba
 std::optional<Config> BoTuner::SpreadRandomConfig(const std::vector<Config>& batch) {
   if (options_.spread <= 1) return unseen_.Random(rng_);
   std::vector<Config> candidates;
-  for (size_t i = 0; i < options_.spread; ++i)
-    if (auto config = unseen_.Random(rng_)) candidates.push_back(std::move(*config));
+  for (size_t i = 0; i < options_.spread; ++i) {
+    auto config = unseen_.Random(rng_);
+    if (!config) break;  // exhausted: a draw that found nothing would only search again as long
+    candidates.push_back(std::move(*config));
+  }
   if (candidates.empty()) return std::nullopt;
   std::vector<const Config*> chosen;
   for (const Config& c : observed_) chosen.push_back(&c);
