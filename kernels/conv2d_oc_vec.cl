@@ -20,6 +20,7 @@
 #define FB ((CO + VEC * OCV - 1) / (VEC * OCV))  // channel groups per image
 #define COP ((CO + 15) / 16 * 16)          // output channels in the packed weights
 #define TAPS (CI * KH * KW)
+#define CEIL_DIV(a, b) ((a) > 0 ? ((a) + (b) - 1) / (b) : -(-(a) / (b)))  // any sign of a, b > 0
 #ifndef IN_BLOCKED
 #define IN_BLOCKED 0
 #endif
@@ -52,10 +53,11 @@
     }                                                                                           \
   }
 
-#define REDUCE(GUARD)                                        \
+// Kernel rows KY0 <= ky < KY1 only (the others read nothing but padding for this block).
+#define REDUCE(GUARD, KY0, KY1)                              \
   for (int c = 0; c < CI; ++c) {                             \
     __global const float* plane = image + IN_PLANE(c);       \
-    for (int ky = 0; ky < KH; ++ky) {                        \
+    for (int ky = KY0; ky < KY1; ++ky) {                     \
       UNROLL_IF(UNROLL_KW)                                   \
       for (int kx = 0; kx < KW; ++kx) {                      \
         const int tap = (c * KH + ky) * KW + kx;             \
@@ -87,11 +89,20 @@ void conv2d_oc_vec(__global const float* restrict data, __global const float* re
 #pragma unroll
       for (int t = 0; t < TOW; ++t) acc[j][r][t] = (floatv)(0.0f);
 
+  // The kernel rows whose input rows meet the image for some row of the block: a block at the
+  // top or bottom edge skips the rest, which would only add zeros (on a 7x7 output with stride
+  // 2 and padding 1, one kernel row in 21; a library skips them too).
+  const int ky_lo = max(0, CEIL_DIV(PAD - (y0 + TOH - 1) * STRIDE, DIL));
+  const int ky_hi = min(KH, CEIL_DIV(H + PAD - y0 * STRIDE, DIL));
+#if PAD_INPUT
+  REDUCE(0, ky_lo, ky_hi)
+#else
   if (WINDOW_INSIDE) {
-    REDUCE(0)
+    REDUCE(0, 0, KH)
   } else {
-    REDUCE(1)
+    REDUCE(1, ky_lo, ky_hi)
   }
+#endif
 
 #if OUT_BLOCKED
 #pragma unroll
