@@ -32,6 +32,12 @@
 // Input channel c's first element in its image (IN_H x IN_W: pixel_blocks.cl).
 #define IN_PLANE(c) (IN_BLOCKED ? ((c) / 16 * 16 * IN_H * IN_W + (c) % 16) : (c) * IN_H * IN_W)
 
+// With one block per row (x0 = 0) and the kernel width unrolled, whether output column t reads
+// only padding at kernel column kx: known when compiling, so that the load and its
+// multiply-adds are dropped (on a 7x7 output with stride 2 and padding 1, one in 21).
+#define COLUMN_IN_PADDING(t, kx) \
+  (XB == 1 && UNROLL_KW && ((t) * STRIDE - PAD + (kx) * DIL < 0 || (t) * STRIDE - PAD + (kx) * DIL >= W))
+
 // One kernel tap (c, ky, kx): weight vectors, then each input value against all of them.
 // GUARD = 0 where the work-item's whole input window lies inside the image; otherwise the
 // index is clamped into the image (a load that is always safe, so no branch) and the value
@@ -45,6 +51,7 @@
       const bool row_in = iy >= 0 && iy < H;                                                    \
       __global const float* row = plane + (GUARD ? clamp(iy, 0, H - 1) : iy) * IN_W * IPS;     \
       _Pragma("unroll") for (int t = 0; t < TOW; ++t) {                                         \
+        if (COLUMN_IN_PADDING(t, kx)) continue;                                                 \
         const int ix = ix0 + t * STRIDE + kx * DIL;                                             \
         float v = row[(GUARD ? clamp(ix, 0, W - 1) : ix) * IPS];                                \
         if (GUARD) v = (row_in && ix >= 0 && ix < W) ? v : 0.0f;                                \
