@@ -113,6 +113,37 @@ std::string FitPixelBlock(const ConvShape& s, const ConfigSpace& space, Config& 
   return std::to_string(b.oh) + "x" + std::to_string(b.ow) + " pixels per work-item, fitted to the output";
 }
 
+// Blocked input framed by the pre-pass, a kernel wider than one column: an output row of at
+// most kRowBlockPixels is taken as one block of one row, the kx loop unrolled, with as many
+// vectors of output channels as keep kRowBlockPixels accumulators. The kernel then drops the
+// taps that read padding when compiling (conv2d_oc_vec.cl). Pinned, one thread, against the
+// start's four vectors by 2x2: ResNet-18's layer3.0.conv1 (28 -> 14, stride 2) 0.970-0.980 ms
+// against 1.02-1.03, a 14x14 layer of 256 channels at stride 1 1.83 against 2.01-2.03; a row of
+// 28 (one vector) ran 1.10 against 1.02, and without the pre-pass (conv2d_oc_vec) a row of 14
+// 1.44 against 1.07 (notebook, 2026-11-29, evening).
+constexpr int64_t kRowBlockPixels = 14;
+
+std::string FitRowBlock(const ConvShape& s, bool blocked, const ConfigSpace& space, Config& c) {
+  if (!CanPadInput(s, blocked) || s.kw == 1 || s.ow > kRowBlockPixels) return {};
+  const auto row = space.knob(space.KnobIndex("tile_ow")).Find(KnobValue{s.ow});
+  if (!row) return {};
+  Config fitted = c;
+  fitted[space.KnobIndex("tile_ow")] = *row;
+  SetKnobValue(space, fitted, "tile_oh", 1);
+  SetKnobValue(space, fitted, "work_group", 1);
+  SetKnobValue(space, fitted, "unroll_kw", 1);
+  SetKnobValue(space, fitted, "pad_input", 1);
+  const size_t vectors = space.KnobIndex("tile_oc");
+  fitted[vectors] = 0;
+  while (fitted[vectors] + 1 < space.knob(vectors).size() &&
+         space.knob(vectors).value(fitted[vectors] + 1)[0] * s.ow <= kRowBlockPixels)
+    ++fitted[vectors];
+  if (fitted == c || !space.IsValid(fitted)) return {};
+  c = std::move(fitted);
+  return std::to_string(space.Scalar(c, "tile_oc")) + " vectors by a row of " + std::to_string(s.ow) +
+         " pixels, the taps that read padding dropped";
+}
+
 // The vector registers the channel loop keeps live: the accumulators, the weight vectors of the
 // taps it unrolls and the broadcast input value.
 int64_t LiveVectors(const ConvShape& s, const OcVecTiles& t) {
@@ -125,7 +156,9 @@ int64_t LiveVectors(const ConvShape& s, const OcVecTiles& t) {
 // 0.88-0.91 (pinned, one thread; notebook, 2026-11-28). So the kx loop is rolled first (each
 // weight vector keeps its reuse), with the pre-pass where there is one (rolled taps that check
 // the image's bounds ran 0.98 there, at two threads 2x slower), then vectors of output channels
-// are given up until the live vectors fit.
+// are given up until the live vectors fit, and the kx loop unrolled again if it then fits: with
+// one block per row, the unrolled loop drops the taps that read padding (two vectors by a row
+// of 7 on that layer, pre-pass: 0.92 ms unrolled, 1.03 rolled; notebook, 2026-11-29, evening).
 std::string FitRegisterFile(const ConvShape& s, const ConfigSpace& space, Config& c) {
   if (LiveVectors(s, OcVecTiles(space, c)) <= kVectorRegisters) return {};
   Config fitted = c;
@@ -136,6 +169,13 @@ std::string FitRegisterFile(const ConvShape& s, const ConfigSpace& space, Config
   const size_t vectors = space.KnobIndex("tile_oc");
   while (LiveVectors(s, OcVecTiles(space, fitted)) > kVectorRegisters && fitted[vectors] > 0) --fitted[vectors];
   if (LiveVectors(s, OcVecTiles(space, fitted)) > kVectorRegisters || !space.IsValid(fitted)) return {};
+  const size_t unroll = space.KnobIndex("unroll_kw");
+  if (fitted[unroll] != c[unroll]) {
+    Config unrolled = fitted;
+    unrolled[unroll] = c[unroll];
+    if (LiveVectors(s, OcVecTiles(space, unrolled)) <= kVectorRegisters && space.IsValid(unrolled))
+      fitted = std::move(unrolled);
+  }
   c = std::move(fitted);
   return std::to_string(space.Scalar(c, "tile_oc")) + " vectors of output channels, within the register file";
 }
@@ -234,13 +274,16 @@ class Conv2dOcVec final : public Conv2dTemplate {
     return t.pixels.Geometry(s, s.n * t.channel_groups(s));
   }
 
-  // On a CPU: the pixel block fitted to a small output (FitPixelBlock), then the live vectors
-  // fitted to the register file (FitRegisterFile).
+  // On a CPU: a narrow padded output in rows (FitRowBlock), else the pixel block fitted to a
+  // small output (FitPixelBlock); then the live vectors fitted to the register file
+  // (FitRegisterFile).
   std::string FitToTheShape(const Workload& w, const ConfigSpace& space, const DeviceInfo& device,
                             Config& c) const override {
     if (device.type != "cpu") return {};
     const ConvShape s = ConvShape::Of(w);
-    const std::string pixels = FitPixelBlock(s, space, c), registers = FitRegisterFile(s, space, c);
+    std::string pixels = FitRowBlock(s, blocked_, space, c);
+    if (pixels.empty()) pixels = FitPixelBlock(s, space, c);
+    const std::string registers = FitRegisterFile(s, space, c);
     return pixels.empty() || registers.empty() ? pixels + registers : pixels + ", " + registers;
   }
 

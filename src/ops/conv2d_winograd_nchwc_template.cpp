@@ -113,6 +113,10 @@ void TransformInWholeChunks(const ConfigSpace& space, int m, Config& c) {
                    [&](int64_t value) { return value <= tiles && value * Components(m) * whole <= kMaxFusedFloats; });
 }
 
+int64_t TileCount(const ConvShape& s, int m) { return s.n * ((s.oh + m - 1) / m) * ((s.ow + m - 1) / m); }
+// The work-items along the tiles (the NDRange's first dimension before the work-group rounding).
+int64_t TileItems(int64_t tile_count, int64_t tiles) { return (tile_count + tiles - 1) / tiles; }
+
 // A work-item reads every component's weights for its output channels once per TB tiles (the
 // pre-pass's channel loop). Where that share outgrows a core's L2 (1 MB on AMD's Zen 4 and 5), each
 // read comes from farther out; eight tiles by two vectors (sixteen sums in registers, the widest
@@ -120,6 +124,9 @@ void TransformInWholeChunks(const ConfigSpace& space, int m, Config& c) {
 // thread, pinned, two alternating rounds (notebook, 2026-11-28, afternoon): F(4x4) on VGG-16's
 // 56x56 layer of 256 channels 7.1-8.7 ms against 8.3-9.1 for four tiles, on its 28x28 layer of
 // 512 7.9-8.0 against 9.0-9.5; at two threads 4.6-5.2 against 5.2-5.6, 4.8-5.2 against 4.9-5.8.
+// Seven tiles where they compute fewer than eight: the 28x28 layer's 49 tiles (eight compute
+// 56) 9.9-10.3 ms against 11.1-11.2, the 56x56 layer's 196 (eight compute 200) 10.4-10.5
+// against 10.8-11.1 (one thread, two rounds; notebook, 2026-11-29, evening).
 constexpr size_t kWeightBytesWithinL2 = size_t{1} << 20;
 constexpr int64_t kTilesPerWeightRead = 8;
 
@@ -132,17 +139,18 @@ size_t WeightBytesPerWorkItem(const ConvShape& s, int m, int64_t vec, int64_t ve
 bool ReadEachWeightForMoreTiles(const ConvShape& s, int m, const ConfigSpace& space, Config& c) {
   const int64_t vec = space.Scalar(c, "vec");
   if (WeightBytesPerWorkItem(s, m, vec, space.Scalar(c, "tile_oc")) <= kWeightBytesWithinL2) return false;
+  const int64_t count = TileCount(s, m), fewer = kTilesPerWeightRead - 1;
+  const int64_t tiles = TileItems(count, fewer) * fewer < TileItems(count, kTilesPerWeightRead) * kTilesPerWeightRead
+                            ? fewer
+                            : kTilesPerWeightRead;
   Config fitted = c;
-  SetKnobValue(space, fitted, "tiles", std::max(space.Scalar(c, "tiles"), kTilesPerWeightRead));
+  SetKnobValue(space, fitted, "tiles", std::max(space.Scalar(c, "tiles"), tiles));
   SetKnobValue(space, fitted, "tile_oc", std::min<int64_t>(space.Scalar(c, "tile_oc"), 2));
   if (fitted == c || !space.IsValid(fitted)) return false;
   c = std::move(fitted);
   return true;
 }
 
-int64_t TileCount(const ConvShape& s, int m) { return s.n * ((s.oh + m - 1) / m) * ((s.ow + m - 1) / m); }
-// The work-items along the tiles (the NDRange's first dimension before the work-group rounding).
-int64_t TileItems(int64_t tile_count, int64_t tiles) { return (tile_count + tiles - 1) / tiles; }
 int64_t PaddedChannels(int64_t c) { return ChannelBlocks(c) * kChannelBlock; }
 // The groups of `vectors` vectors of `vec` output channels (the NDRange's second dimension).
 int64_t ChannelGroups(const ConvShape& s, int64_t vec, int64_t vectors) {
@@ -229,7 +237,7 @@ class Conv2dWinogradNchwc final : public Conv2dTemplate {
     ConfigSpace space;
     space.AddKnob(Knob::Discrete("vec", FloatVectorWidths(limits, 4)));
     space.AddKnob(Knob::Discrete("tile_oc", {1, 2, 4}));
-    space.AddKnob(Knob::Discrete("tiles", {1, 2, 3, 4, 6, 8, 16}));
+    space.AddKnob(Knob::Discrete("tiles", {1, 2, 3, 4, 6, 7, 8, 16}));
     space.AddKnob(Knob::Discrete("work_group", {1, 2, 4, 8, 16}));
     space.AddKnob(Knob::Discrete("unroll_ci", {1, 4, 8}));
     // 0: the input transform as a pre-pass, its 4x (F2) or 2.25x (F4) larger result through
@@ -328,7 +336,7 @@ class Conv2dWinogradNchwc final : public Conv2dTemplate {
     if (fewer_tiles) reasons.push_back("tiles fitted to the image's " + std::to_string(TileCount(s, m_)));
     if (fuse) reasons.push_back("input transform in the kernel");
     if (!fuse && fitted[knob] != c[knob]) reasons.push_back("input transform in a pre-pass");
-    if (more_tiles) reasons.push_back("at least eight tiles per read of the weights, which outgrow a core's L2");
+    if (more_tiles) reasons.push_back("at least seven tiles per read of the weights, which outgrow a core's L2");
     std::string why;
     for (const std::string& reason : reasons) why += (why.empty() ? "" : "; ") + reason;
     c = std::move(fitted);

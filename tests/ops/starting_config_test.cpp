@@ -164,9 +164,8 @@ TEST(StartingConfig, WinogradTakesASmallImageWhole) {
 
 // A 7x7 output in 2x2 blocks computes 64 pixels for 49: the direct sketches' start takes one
 // row of 7 instead (as many pixels per work-item or more, none past the output), in a group of
-// one, the kx loop of a 3x3 kernel rolled, and two vectors of output channels (four by seven
-// accumulators and four weight vectors would pass the 32 registers); a 14x14 output keeps its
-// 2x2 blocks of four vectors.
+// one, and two vectors of output channels (four by seven accumulators and four weight vectors
+// would pass the 32 registers), the kx loop of a 3x3 kernel unrolled again once they fit.
 TEST(StartingConfig, PixelBlocksFitASmallOutput) {
   const auto pixels = [](const char* name, const char* shape) {
     return StartingValues(name, shape, Device("cpu", 16), {"tile_oc", "tile_oh", "tile_ow", "work_group", "unroll_kw"});
@@ -174,8 +173,16 @@ TEST(StartingConfig, PixelBlocksFitASmallOutput) {
   const char* projection = "n=1,ci=256,h=14,w=14,co=512,kh=1,kw=1,stride=2,pad=0";
   EXPECT_EQ(pixels("conv2d_oc_vec_nchwc", projection), "tile_oc=2 tile_oh=1 tile_ow=7 work_group=1 unroll_kw=1");
   EXPECT_EQ(pixels("conv2d_oc_vec", "n=1,ci=256,h=14,w=14,co=512,kh=3,kw=3,stride=2,pad=1"),
-            "tile_oc=2 tile_oh=1 tile_ow=7 work_group=1 unroll_kw=0");
-  EXPECT_EQ(pixels("conv2d_oc_vec_nchwc", "n=1,ci=128,h=28,w=28,co=256,kh=3,kw=3,stride=2,pad=1"),
+            "tile_oc=2 tile_oh=1 tile_ow=7 work_group=1 unroll_kw=1");
+  // A padded output row of 14 (FitRowBlock): one block of one vector, kx unrolled, in the
+  // blocked sketch with its pre-pass; the NCHW sketch and the unpadded projection keep 2x2.
+  const char* layer3 = "n=1,ci=128,h=28,w=28,co=256,kh=3,kw=3,stride=2,pad=1";
+  EXPECT_EQ(pixels("conv2d_oc_vec_nchwc", layer3), "tile_oc=1 tile_oh=1 tile_ow=14 work_group=1 unroll_kw=1");
+  EXPECT_EQ(pixels("conv2d_oc_vec", layer3), "tile_oc=4 tile_oh=2 tile_ow=2 work_group=4 unroll_kw=1");
+  EXPECT_EQ(pixels("conv2d_oc_vec_nchwc", "n=1,ci=128,h=28,w=28,co=256,kh=1,kw=1,stride=2,pad=0"),
+            "tile_oc=4 tile_oh=2 tile_ow=2 work_group=4 unroll_kw=1");
+  // A row of 28 stays in 2x2 blocks.
+  EXPECT_EQ(pixels("conv2d_oc_vec_nchwc", "n=1,ci=64,h=56,w=56,co=128,kh=3,kw=3,stride=2,pad=1"),
             "tile_oc=4 tile_oh=2 tile_ow=2 work_group=4 unroll_kw=1");
 }
 
@@ -199,9 +206,10 @@ TEST(StartingConfig, DirectBlocksFitTheRegisterFile) {
   // 28 accumulators and four weight vectors: 33 live, rolled already; two vectors, 17.
   EXPECT_EQ(fit("vec=16;tile_oc=4;tile_oh=1;tile_ow=7;work_group=1;unroll_kw=0;pad_input=1", cpu),
             "vec=16;tile_oc=2;tile_oh=1;tile_ow=7;work_group=1;unroll_kw=0;pad_input=1");
-  // Unrolled without the pre-pass: 41 live; rolled taps take the pre-pass.
+  // Unrolled without the pre-pass: 41 live; rolled taps take the pre-pass, two vectors (17 live),
+  // then unrolled again (21 live).
   EXPECT_EQ(fit("vec=16;tile_oc=4;tile_oh=1;tile_ow=7;work_group=1;unroll_kw=1;pad_input=0", cpu),
-            "vec=16;tile_oc=2;tile_oh=1;tile_ow=7;work_group=1;unroll_kw=0;pad_input=1");
+            "vec=16;tile_oc=2;tile_oh=1;tile_ow=7;work_group=1;unroll_kw=1;pad_input=1");
   // 28 accumulators, two vectors rolled: 31 live, as it is.
   EXPECT_EQ(fit("vec=16;tile_oc=2;tile_oh=2;tile_ow=7;work_group=1;unroll_kw=0;pad_input=1", cpu),
             "vec=16;tile_oc=2;tile_oh=2;tile_ow=7;work_group=1;unroll_kw=0;pad_input=1");
@@ -295,13 +303,15 @@ TEST(StartingConfig, WinogradInTheKernelTransformsEachTileOnce) {
             with_pre_pass);
   // 256 input channels as well: their weights outgrow the L2 (WinogradReadsEachWeightForEightTiles).
   EXPECT_EQ(fit("conv2d_winograd_f4_nchwc", "n=1,ci=256,h=56,w=56,co=256,kh=3,kw=3,stride=1,pad=1", vgg_best),
-            "vec=16;tile_oc=2;tiles=8;work_group=1;unroll_ci=4;fused_ci=0");
+            "vec=16;tile_oc=2;tiles=7;work_group=1;unroll_ci=4;fused_ci=0");
   EXPECT_EQ(fit("conv2d_winograd_f4_nchwc", vgg, vgg_best), vgg_best);
 }
 
 // With the pre-pass, a work-item reads its output channels' transformed weights once per block of
 // tiles: where they pass 1 MB (F(4x4): 36 x 256 channels x 2 vectors of 16), it takes eight
-// tiles by two vectors; more tiles stay, and so do a GPU's configs and smaller weights.
+// tiles by two vectors, or seven where they compute fewer (the 56x56 image's 196 tiles and the
+// 28x28 image's 49; a 14x14 image's 16 keep eight); more tiles stay, and so do a GPU's configs
+// and smaller weights.
 TEST(StartingConfig, WinogradReadsEachWeightForEightTiles) {
   DeviceInfo cpu = Device("cpu", 16);
   cpu.compute_units = 1;
@@ -311,14 +321,14 @@ TEST(StartingConfig, WinogradReadsEachWeightForEightTiles) {
   const char* vgg56 = "n=1,ci=256,h=56,w=56,co=256,kh=3,kw=3,stride=1,pad=1";  // 2.4 MB of weights a work-item
   const char* vgg28 = "n=1,ci=512,h=28,w=28,co=512,kh=3,kw=3,stride=1,pad=1";
   const char* resnet28 = "n=1,ci=128,h=28,w=28,co=128,kh=3,kw=3,stride=1,pad=1";  // 0.6 MB
-  EXPECT_EQ(start("conv2d_winograd_f4_nchwc", vgg56, cpu), "tiles=8 tile_oc=2 fused_ci=0");
-  EXPECT_EQ(start("conv2d_winograd_f4_nchwc", vgg28, cpu), "tiles=8 tile_oc=2 fused_ci=0");
+  EXPECT_EQ(start("conv2d_winograd_f4_nchwc", vgg56, cpu), "tiles=7 tile_oc=2 fused_ci=0");
+  EXPECT_EQ(start("conv2d_winograd_f4_nchwc", vgg28, cpu), "tiles=7 tile_oc=2 fused_ci=0");
   EXPECT_EQ(start("conv2d_winograd_f4_nchwc", resnet28, cpu), "tiles=4 tile_oc=2 fused_ci=0");
   // F(2x2): 16 components, 1 MB at 512 channels by two vectors, within the bound.
   EXPECT_EQ(start("conv2d_winograd_f2_nchwc", vgg28, cpu), "tiles=6 tile_oc=2 fused_ci=0");
   cpu.compute_units = 2;
-  EXPECT_EQ(start("conv2d_winograd_f4_nchwc", vgg56, cpu), "tiles=8 tile_oc=2 fused_ci=0");
-  EXPECT_EQ(start("conv2d_winograd_f4_nchwc", vgg56, Device("gpu", 4)).find("tiles=8"), std::string::npos);
+  EXPECT_EQ(start("conv2d_winograd_f4_nchwc", vgg56, cpu), "tiles=7 tile_oc=2 fused_ci=0");
+  EXPECT_EQ(start("conv2d_winograd_f4_nchwc", vgg56, Device("gpu", 4)).find("tiles=7"), std::string::npos);
   // More tiles stay: sixteen on the 56x56 image's 196 compute 208.
   const Workload w56 = ParseWorkload("conv2d", vgg56);
   const ConfigSpace space56 = PickTemplate(w56, "conv2d_winograd_f4_nchwc").Space(w56, LimitsFor(cpu));
@@ -335,16 +345,22 @@ TEST(StartingConfig, WinogradReadsEachWeightForEightTiles) {
     return space.Key(c) + " (" + why + ")";
   };
   EXPECT_EQ(fit("vec=16;tile_oc=4;tiles=4;work_group=1;unroll_ci=8;fused_ci=0"),
-            "vec=16;tile_oc=2;tiles=8;work_group=1;unroll_ci=8;fused_ci=0 (at least eight tiles per read of the "
+            "vec=16;tile_oc=2;tiles=7;work_group=1;unroll_ci=8;fused_ci=0 (at least seven tiles per read of the "
             "weights, which outgrow a core's L2)");
   // Sixteen tiles compute 64 of the image's 49 (WinogradTilesFitTheImage): eight, which stay.
   EXPECT_EQ(fit("vec=16;tile_oc=2;tiles=16;work_group=1;unroll_ci=8;fused_ci=0"),
             "vec=16;tile_oc=2;tiles=8;work_group=1;unroll_ci=8;fused_ci=0 (tiles fitted to the image's 49)");
+  // A 32x32 image's 64 tiles: seven would compute 70, eight compute 64.
+  const Workload w32 = ParseWorkload("conv2d", "n=1,ci=512,h=32,w=32,co=512,kh=3,kw=3,stride=1,pad=1");
+  const ConfigSpace space32 = f4.Space(w32, LimitsFor(cpu));
+  Config four = *space32.FromKey("vec=16;tile_oc=4;tiles=4;work_group=1;unroll_ci=8;fused_ci=0");
+  EXPECT_NE(f4.FitToTheShape(w32, space32, cpu, four), "");
+  EXPECT_EQ(space32.Key(four), "vec=16;tile_oc=2;tiles=8;work_group=1;unroll_ci=8;fused_ci=0");
   EXPECT_EQ(fit("vec=8;tile_oc=1;tiles=4;work_group=1;unroll_ci=8;fused_ci=0"),
             "vec=8;tile_oc=1;tiles=4;work_group=1;unroll_ci=8;fused_ci=0 ()");  // 0.6 MB
   EXPECT_EQ(fit("vec=16;tile_oc=2;tiles=4;work_group=1;unroll_ci=8;fused_ci=32"),
-            "vec=16;tile_oc=2;tiles=8;work_group=1;unroll_ci=8;fused_ci=0 (input transform in a pre-pass; at least "
-            "eight tiles per read of the weights, which outgrow a core's L2)");
+            "vec=16;tile_oc=2;tiles=7;work_group=1;unroll_ci=8;fused_ci=0 (input transform in a pre-pass; at least "
+            "seven tiles per read of the weights, which outgrow a core's L2)");
 }
 
 // Tiles that do not divide the image's are computed for nothing: past 1.25 times the image's
@@ -373,10 +389,10 @@ TEST(StartingConfig, WinogradTilesFitTheImage) {
             "vec=16;tile_oc=2;tiles=8;work_group=1;unroll_ci=4;fused_ci=0");
   EXPECT_EQ(fit(f4, resnet28, cpu, "vec=16;tile_oc=1;tiles=4;work_group=2;unroll_ci=4;fused_ci=0"),
             "vec=16;tile_oc=1;tiles=4;work_group=2;unroll_ci=4;fused_ci=0");
-  // 25 tiles (20x20): sixteen and eight both compute 32; six compute 30.
+  // 25 tiles (20x20): sixteen and eight both compute 32; seven compute 28.
   EXPECT_EQ(fit(f4, "n=1,ci=96,h=20,w=20,co=96,kh=3,kw=3,stride=1,pad=1", cpu,
                 "vec=16;tile_oc=2;tiles=16;work_group=1;unroll_ci=4;fused_ci=0"),
-            "vec=16;tile_oc=2;tiles=6;work_group=1;unroll_ci=4;fused_ci=0 (tiles fitted to the image's 25)");
+            "vec=16;tile_oc=2;tiles=7;work_group=1;unroll_ci=4;fused_ci=0 (tiles fitted to the image's 25)");
   // F(2x2) on 14x14: 49 tiles as well.
   EXPECT_EQ(fit("conv2d_winograd_f2_nchwc", "n=1,ci=256,h=14,w=14,co=256,kh=3,kw=3,stride=1,pad=1", cpu,
                 "vec=16;tile_oc=2;tiles=16;work_group=1;unroll_ci=4;fused_ci=0"),
