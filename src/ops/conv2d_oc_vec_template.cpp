@@ -156,9 +156,7 @@ int64_t LiveVectors(const ConvShape& s, const OcVecTiles& t) {
 // 0.88-0.91 (pinned, one thread; notebook, 2026-11-28). So the kx loop is rolled first (each
 // weight vector keeps its reuse), with the pre-pass where there is one (rolled taps that check
 // the image's bounds ran 0.98 there, at two threads 2x slower), then vectors of output channels
-// are given up until the live vectors fit, and the kx loop unrolled again if it then fits: with
-// one block per row, the unrolled loop drops the taps that read padding (two vectors by a row
-// of 7 on that layer, pre-pass: 0.92 ms unrolled, 1.03 rolled; notebook, 2026-11-29, evening).
+// are given up until the live vectors fit.
 std::string FitRegisterFile(const ConvShape& s, const ConfigSpace& space, Config& c) {
   if (LiveVectors(s, OcVecTiles(space, c)) <= kVectorRegisters) return {};
   Config fitted = c;
@@ -169,15 +167,23 @@ std::string FitRegisterFile(const ConvShape& s, const ConfigSpace& space, Config
   const size_t vectors = space.KnobIndex("tile_oc");
   while (LiveVectors(s, OcVecTiles(space, fitted)) > kVectorRegisters && fitted[vectors] > 0) --fitted[vectors];
   if (LiveVectors(s, OcVecTiles(space, fitted)) > kVectorRegisters || !space.IsValid(fitted)) return {};
-  const size_t unroll = space.KnobIndex("unroll_kw");
-  if (fitted[unroll] != c[unroll]) {
-    Config unrolled = fitted;
-    unrolled[unroll] = c[unroll];
-    if (LiveVectors(s, OcVecTiles(space, unrolled)) <= kVectorRegisters && space.IsValid(unrolled))
-      fitted = std::move(unrolled);
-  }
   c = std::move(fitted);
   return std::to_string(space.Scalar(c, "tile_oc")) + " vectors of output channels, within the register file";
+}
+
+// One block per row of a padded output (a start, a transfer, a config FitRegisterFile rolled):
+// the kx loop unrolled where it fits the register file, so that the taps that read padding are
+// dropped. ResNet-18's layer4.0.conv1, two vectors by a row of 7: 0.93-0.97 ms unrolled against
+// 0.96-0.98 rolled at one thread, 0.51 against 0.54 at two; without the pre-pass (conv2d_oc_vec)
+// 1.10-1.12 against 1.75 (notebook, 2026-11-29, evening).
+std::string UnrollOneBlockPerRow(const ConvShape& s, const ConfigSpace& space, Config& c) {
+  const OcVecTiles t(space, c);
+  if (s.pad == 0 || s.kw == 1 || t.unroll_kw == 1 || t.pixels.column_blocks(s) != 1) return {};
+  Config unrolled = c;
+  SetKnobValue(space, unrolled, "unroll_kw", 1);
+  if (LiveVectors(s, OcVecTiles(space, unrolled)) > kVectorRegisters || !space.IsValid(unrolled)) return {};
+  c = std::move(unrolled);
+  return "the kx loop unrolled, one block per row";
 }
 
 class Conv2dOcVec final : public Conv2dTemplate {
@@ -276,15 +282,17 @@ class Conv2dOcVec final : public Conv2dTemplate {
 
   // On a CPU: a narrow padded output in rows (FitRowBlock), else the pixel block fitted to a
   // small output (FitPixelBlock); then the live vectors fitted to the register file
-  // (FitRegisterFile).
+  // (FitRegisterFile), and one block per row unrolled where it fits (UnrollOneBlockPerRow).
   std::string FitToTheShape(const Workload& w, const ConfigSpace& space, const DeviceInfo& device,
                             Config& c) const override {
     if (device.type != "cpu") return {};
     const ConvShape s = ConvShape::Of(w);
     std::string pixels = FitRowBlock(s, blocked_, space, c);
     if (pixels.empty()) pixels = FitPixelBlock(s, space, c);
-    const std::string registers = FitRegisterFile(s, space, c);
-    return pixels.empty() || registers.empty() ? pixels + registers : pixels + ", " + registers;
+    std::string why;
+    for (const std::string& step : {pixels, FitRegisterFile(s, space, c), UnrollOneBlockPerRow(s, space, c)})
+      if (!step.empty()) why += (why.empty() ? "" : ", ") + step;
+    return why;
   }
 
  private:
