@@ -36,6 +36,17 @@ std::string StartingValues(const char* name, const char* shape, const DeviceInfo
   return values;
 }
 
+// Sketch `name`'s config `key` for conv2d `shape` after FitToTheShape on `device`, checked valid.
+std::string FittedKey(const char* name, const char* shape, const char* key, const DeviceInfo& device) {
+  const Workload w = ParseWorkload("conv2d", shape);
+  const KernelTemplate& sketch = PickTemplate(w, name);
+  const ConfigSpace space = sketch.Space(w, LimitsFor(device));
+  Config c = *space.FromKey(key);
+  sketch.FitToTheShape(w, space, device, c);
+  EXPECT_TRUE(space.IsValid(c)) << key;
+  return space.Key(c);
+}
+
 TEST(StartingConfig, EverySketchHasAValidOneOnEveryDeviceClass) {
   const std::vector<Workload> workloads = {
       ParseWorkload("gemm", "1,1000,512"),
@@ -196,13 +207,7 @@ TEST(StartingConfig, PixelBlocksFitASmallOutput) {
 TEST(StartingConfig, OneBlockPerRowUnrollsTheKernelWidth) {
   const DeviceInfo cpu = Device("cpu", 16);
   const auto fit = [&](const char* name, const char* shape, const char* key) {
-    const Workload w = ParseWorkload("conv2d", shape);
-    const KernelTemplate& t = PickTemplate(w, name);
-    const ConfigSpace space = t.Space(w, LimitsFor(cpu));
-    Config c = *space.FromKey(key);
-    EXPECT_TRUE(space.IsValid(c)) << key;
-    t.FitToTheShape(w, space, cpu, c);
-    return space.Key(c);
+    return FittedKey(name, shape, key, cpu);
   };
   const char* to7 = "n=1,ci=256,h=14,w=14,co=512,kh=3,kw=3,stride=2,pad=1";
   EXPECT_EQ(fit("conv2d_oc_vec", to7, "vec=16;tile_oc=2;tile_oh=1;tile_ow=7;work_group=1;unroll_kw=0"),
@@ -304,13 +309,7 @@ TEST(StartingConfig, WinogradInTheKernelTransformsEachTileOnce) {
   DeviceInfo cpu = Device("cpu", 16);
   cpu.compute_units = 1;
   const auto fit = [&](const char* name, const char* shape, const char* key) {
-    const Workload w = ParseWorkload("conv2d", shape);
-    const KernelTemplate& sketch = PickTemplate(w, name);
-    const ConfigSpace space = sketch.Space(w, LimitsFor(cpu));
-    Config c = *space.FromKey(key);
-    sketch.FitToTheShape(w, space, cpu, c);
-    EXPECT_TRUE(space.IsValid(c)) << key;
-    return space.Key(c);
+    return FittedKey(name, shape, key, cpu);
   };
   const char* vgg = "n=1,ci=64,h=224,w=224,co=64,kh=3,kw=3,stride=1,pad=1";
   EXPECT_EQ(StartingValues("conv2d_winograd_f4_nchwc", vgg, cpu, {"tile_oc", "fused_ci"}), "tile_oc=4 fused_ci=64");
