@@ -116,6 +116,8 @@ void TransformInWholeChunks(const ConfigSpace& space, int m, Config& c) {
 int64_t TileCount(const ConvShape& s, int m) { return s.n * ((s.oh + m - 1) / m) * ((s.ow + m - 1) / m); }
 // The work-items along the tiles (the NDRange's first dimension before the work-group rounding).
 int64_t TileItems(int64_t tile_count, int64_t tiles) { return (tile_count + tiles - 1) / tiles; }
+// The tiles computed, the last work-item repeating the last tile.
+int64_t ComputedTiles(int64_t tile_count, int64_t tiles) { return TileItems(tile_count, tiles) * tiles; }
 
 // A work-item reads every component's weights for its output channels once per TB tiles (the
 // pre-pass's channel loop). Where that share outgrows a core's L2 (1 MB on AMD's Zen 4 and 5), each
@@ -140,9 +142,8 @@ bool ReadEachWeightForMoreTiles(const ConvShape& s, int m, const ConfigSpace& sp
   const int64_t vec = space.Scalar(c, "vec");
   if (WeightBytesPerWorkItem(s, m, vec, space.Scalar(c, "tile_oc")) <= kWeightBytesWithinL2) return false;
   const int64_t count = TileCount(s, m), fewer = kTilesPerWeightRead - 1;
-  const int64_t tiles = TileItems(count, fewer) * fewer < TileItems(count, kTilesPerWeightRead) * kTilesPerWeightRead
-                            ? fewer
-                            : kTilesPerWeightRead;
+  const int64_t tiles =
+      ComputedTiles(count, fewer) < ComputedTiles(count, kTilesPerWeightRead) ? fewer : kTilesPerWeightRead;
   Config fitted = c;
   SetKnobValue(space, fitted, "tiles", std::max(space.Scalar(c, "tiles"), tiles));
   SetKnobValue(space, fitted, "tile_oc", std::min<int64_t>(space.Scalar(c, "tile_oc"), 2));
@@ -169,10 +170,10 @@ size_t PrePassElements(const ConvShape& s, int m) {
 // sixteen (notebook, 2026-11-28, evening). False, `c` as it was, where the tiles fit or no fewer do.
 bool FitTilesToTheImage(const ConvShape& s, int m, const ConfigSpace& space, Config& c) {
   const int64_t count = TileCount(s, m), given = space.Scalar(c, "tiles");
-  const auto computed = [count](int64_t tiles) { return TileItems(count, tiles) * tiles; };
-  if (WithinComputedShare(computed(given), count)) return false;
-  return TakeLargestValue(space, c, space.KnobIndex("tiles"), -1,
-                          [&](int64_t tiles) { return tiles < given && WithinComputedShare(computed(tiles), count); });
+  if (WithinComputedShare(ComputedTiles(count, given), count)) return false;
+  return TakeLargestValue(space, c, space.KnobIndex("tiles"), -1, [&](int64_t tiles) {
+    return tiles < given && WithinComputedShare(ComputedTiles(count, tiles), count);
+  });
 }
 
 class Conv2dWinogradNchwc final : public Conv2dTemplate {
