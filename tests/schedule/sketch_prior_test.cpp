@@ -115,15 +115,36 @@ TEST(SketchPriors, WithoutEvidenceACpuOrdersWinogradThenChannelBlocksThenPlainCh
                                                     &Sketch("conv2d_winograd_f2_nchwc"), &Sketch("conv2d_direct_vec")};
   const Workload task = Conv(96, 160, 20, 3, 1);
   const auto cpu = SketchPriors(task, sketches, {}, Device("cpu"));
-  EXPECT_DOUBLE_EQ(cpu[3].ratio, 1);
-  EXPECT_GT(cpu[3].ratio, cpu[2].ratio);
-  EXPECT_GT(cpu[2].ratio, cpu[1].ratio);
+  EXPECT_DOUBLE_EQ(cpu[2].ratio, 1);
+  EXPECT_GT(cpu[2].ratio, cpu[3].ratio);
+  EXPECT_GT(cpu[3].ratio, cpu[1].ratio);
   EXPECT_GT(cpu[1].ratio, cpu[0].ratio);
   EXPECT_GT(cpu[0].ratio, cpu[4].ratio);
   for (const SketchPrior& prior : cpu) EXPECT_GE(prior.ratio, kNothingAgainst);
   EXPECT_NE(DescribePrior(cpu[1], *sketches[1], task, Device("cpu")).find("Winograd"), std::string::npos);
   EXPECT_NE(DescribePrior(cpu[0], *sketches[0], task, Device("cpu")).find("channel-blocked"), std::string::npos);
-  EXPECT_EQ(DescribePrior(cpu[3], *sketches[3], task, Device("cpu")), "no evidence yet");
+  EXPECT_EQ(DescribePrior(cpu[2], *sketches[2], task, Device("cpu")), "no evidence yet");
+}
+
+// Of the two Winograd tiles, the larger first where the output holds 16 of its 4x4 tiles
+// (14x14 and up), the smaller first below, where F(4x4)'s larger transformed weights serve few
+// tiles; either way the other still gets its look before any second one.
+TEST(SketchPriors, WithoutEvidenceTheLargerWinogradTileGoesFirstOnLargerImages) {
+  const std::vector<const KernelTemplate*> sketches{&Sketch("conv2d_winograd_f2_nchwc"),
+                                                    &Sketch("conv2d_winograd_f4_nchwc")};
+  for (const int64_t hw : {14, 28, 56, 224}) {
+    const auto cpu = SketchPriors(Conv(256, 256, hw, 3, 1), sketches, {}, Device("cpu"));
+    EXPECT_GT(cpu[1].ratio, cpu[0].ratio) << hw;
+    EXPECT_GE(cpu[0].ratio, kNothingAgainst) << hw;
+  }
+  for (const int64_t hw : {7, 12}) {
+    const Workload task = Conv(512, 512, hw, 3, 1);
+    const auto cpu = SketchPriors(task, sketches, {}, Device("cpu"));
+    EXPECT_GT(cpu[0].ratio, cpu[1].ratio) << hw;
+    EXPECT_GE(cpu[1].ratio, kNothingAgainst) << hw;
+    EXPECT_NE(DescribePrior(cpu[1], *sketches[1], task, Device("cpu")).find("F(2x2,3x3) goes first"),
+              std::string::npos);
+  }
 }
 
 TEST(SketchPriors, WithoutEvidenceLocalMemorySketchesComeFirstOnAGpu) {
