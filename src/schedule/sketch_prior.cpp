@@ -29,9 +29,10 @@ constexpr double kPlainChannelsOnCpu = 0.95;
 constexpr double kDirectOnCpu = 0.97;
 // Of the two Winograd tiles, F(4x4) first where the output holds at least kLargeTilesFirst of
 // its 4x4 tiles (14x14 and up), F(2x2) first on smaller images: F(4x4) transforms each weight
-// to 36 values against 16, read for fewer tiles. ResNet-18 on Zen 4 and Zen 5 cores: F(4x4)'s
-// first look 1.2-1.3x faster than F(2x2)'s at 14x14 to 56x56, 1.7x slower at 7x7 with 512
-// channels, where its 38 MB of transformed weights pass the L3.
+// to 36 values against 16, read for fewer tiles. ResNet-18 on a Zen 5 core: F(4x4)'s first looks
+// 1.3x faster than F(2x2)'s starts at 14x14 to 56x56, 1.7x slower at 7x7 with 512 channels, where
+// its 38 MB of transformed weights pass the L3 (notebook, 2026-11-29, late evening); on Zen 4,
+// 400-trial runs chose F(4x4) on all four. The other tile still gets a look before any second one.
 constexpr int64_t kLargeTilesFirst = 16;
 constexpr double kSecondWinogradTileOnCpu = 0.99;
 static_assert(kPlainChannelsOnCpu > kNoChannelVectorsOnCpu);
