@@ -160,9 +160,9 @@ int64_t LiveVectors(const ConvShape& s, const OcVecTiles& t) {
   return t.oc * t.pixels.oh * t.pixels.ow + t.oc * (t.unroll_kw == 1 ? s.kw : 1) + inputs;
 }
 
-// Held inputs pass the register file by up to this many at no measured cost (the first and last
-// columns serve one tap each): pinned on a Zen 5 core, ResNet-18's 3x3 layers at stride 1 and 2,
-// counts of 34-37 spilled 6-10 vectors and ran as fast as the rolled loop; 38-43 spilled 18-54
+// Held inputs pass the register file by up to this many at no measured cost (not all of them are
+// live at once): pinned on a Zen 5 core, ResNet-18's 3x3 layers at stride 1 and 2, counts of
+// 32-37 spilled at most 10 vectors and ran as fast as the rolled loop; 38-43 spilled 18-54
 // and ran 1.15-1.55x slower (four vectors by 2x2 at stride 2, 56 -> 28: 0.70 ms against 0.48
 // rolled; notebook, 2026-11-29, late evening).
 constexpr int64_t kHeldInputsPastTheFile = 5;
