@@ -267,6 +267,12 @@ TEST(StartingConfig, DirectBlocksFitTheRegisterFile) {
             "vec=16;tile_oc=2;tile_oh=1;tile_ow=8;work_group=4;unroll_kw=0;pad_input=1");
   EXPECT_EQ(fit_s2("vec=16;tile_oc=1;tile_oh=2;tile_ow=7;work_group=1;unroll_kw=1;pad_input=1"),
             "vec=16;tile_oc=1;tile_oh=2;tile_ow=7;work_group=1;unroll_kw=1;pad_input=1");
+  // A 1x1 kernel has no taps sharing columns: two vectors by 2x7 keep their 31 live.
+  const Workload pointwise = ParseWorkload("conv2d", "n=1,ci=256,h=14,w=14,co=512,kh=1,kw=1,stride=1,pad=0");
+  const ConfigSpace pointwise_space = direct.Space(pointwise, LimitsFor(cpu));
+  Config pw = *pointwise_space.FromKey("vec=16;tile_oc=2;tile_oh=2;tile_ow=7;work_group=1;unroll_kw=1");
+  direct.FitToTheShape(pointwise, pointwise_space, cpu, pw);
+  EXPECT_EQ(pointwise_space.Key(pw), "vec=16;tile_oc=2;tile_oh=2;tile_ow=7;work_group=1;unroll_kw=1");
   // 28 accumulators, two vectors rolled: 31 live, as it is.
   EXPECT_EQ(fit("vec=16;tile_oc=2;tile_oh=2;tile_ow=7;work_group=1;unroll_kw=0;pad_input=1", cpu),
             "vec=16;tile_oc=2;tile_oh=2;tile_ow=7;work_group=1;unroll_kw=0;pad_input=1");
