@@ -252,12 +252,8 @@ TEST(StartingConfig, DirectBlocksFitTheRegisterFile) {
   // Unrolled in the pre-pass's frame the compiler holds each input column of the row's taps:
   // four vectors by 2x2 at stride 2 hold 2 x 5 (38 live), rolled; by a row of 4, 9 (37), kept;
   // two vectors by a row of 8, 17 (39), rolled; one vector reads its inputs from memory.
-  const Workload s2 = ParseWorkload("conv2d", "n=1,ci=64,h=56,w=56,co=128,kh=3,kw=3,stride=2,pad=1");
-  const ConfigSpace s2_space = direct.Space(s2, LimitsFor(cpu));
   const auto fit_s2 = [&](const char* key) {
-    Config c = *s2_space.FromKey(key);
-    direct.FitToTheShape(s2, s2_space, cpu, c);
-    return s2_space.Key(c);
+    return FittedKey("conv2d_oc_vec_nchwc", "n=1,ci=64,h=56,w=56,co=128,kh=3,kw=3,stride=2,pad=1", key, cpu);
   };
   EXPECT_EQ(fit_s2("vec=16;tile_oc=4;tile_oh=2;tile_ow=2;work_group=4;unroll_kw=1;pad_input=1"),
             "vec=16;tile_oc=4;tile_oh=2;tile_ow=2;work_group=4;unroll_kw=0;pad_input=1");
@@ -268,11 +264,9 @@ TEST(StartingConfig, DirectBlocksFitTheRegisterFile) {
   EXPECT_EQ(fit_s2("vec=16;tile_oc=1;tile_oh=2;tile_ow=7;work_group=1;unroll_kw=1;pad_input=1"),
             "vec=16;tile_oc=1;tile_oh=2;tile_ow=7;work_group=1;unroll_kw=1;pad_input=1");
   // A 1x1 kernel has no taps sharing columns: two vectors by 2x7 keep their 31 live.
-  const Workload pointwise = ParseWorkload("conv2d", "n=1,ci=256,h=14,w=14,co=512,kh=1,kw=1,stride=1,pad=0");
-  const ConfigSpace pointwise_space = direct.Space(pointwise, LimitsFor(cpu));
-  Config pw = *pointwise_space.FromKey("vec=16;tile_oc=2;tile_oh=2;tile_ow=7;work_group=1;unroll_kw=1");
-  direct.FitToTheShape(pointwise, pointwise_space, cpu, pw);
-  EXPECT_EQ(pointwise_space.Key(pw), "vec=16;tile_oc=2;tile_oh=2;tile_ow=7;work_group=1;unroll_kw=1");
+  EXPECT_EQ(FittedKey("conv2d_oc_vec_nchwc", "n=1,ci=256,h=14,w=14,co=512,kh=1,kw=1,stride=1,pad=0",
+                      "vec=16;tile_oc=2;tile_oh=2;tile_ow=7;work_group=1;unroll_kw=1", cpu),
+            "vec=16;tile_oc=2;tile_oh=2;tile_ow=7;work_group=1;unroll_kw=1");
   // 28 accumulators, two vectors rolled: 31 live, as it is.
   EXPECT_EQ(fit("vec=16;tile_oc=2;tile_oh=2;tile_ow=7;work_group=1;unroll_kw=0;pad_input=1", cpu),
             "vec=16;tile_oc=2;tile_oh=2;tile_ow=7;work_group=1;unroll_kw=0;pad_input=1");
