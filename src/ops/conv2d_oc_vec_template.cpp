@@ -42,11 +42,10 @@ struct OcVecTiles {
   int64_t channel_groups(const ConvShape& s) const { return (s.co + vec * oc - 1) / (vec * oc); }
   // The pre-pass's frame: the padded image, widened until every block's window fits.
   int64_t framed_h(const ConvShape& s) const {
-    return std::max(s.h + 2 * s.pad, (pixels.row_blocks(s) * pixels.oh - 1) * s.stride + (s.kh - 1) * s.dilation + 1);
+    return std::max(s.h + 2 * s.pad, ConvInputExtent(pixels.row_blocks(s) * pixels.oh, s.kh, s.stride, s.dilation));
   }
   int64_t framed_w(const ConvShape& s) const {
-    return std::max(s.w + 2 * s.pad,
-                    (pixels.column_blocks(s) * pixels.ow - 1) * s.stride + (s.kw - 1) * s.dilation + 1);
+    return std::max(s.w + 2 * s.pad, ConvInputExtent(pixels.column_blocks(s) * pixels.ow, s.kw, s.stride, s.dilation));
   }
 };
 
@@ -157,8 +156,7 @@ bool HoldsInputs(const ConvShape& s, const OcVecTiles& t) {
 // The vector registers the channel loop keeps live: the accumulators, the weight vectors of the
 // taps it unrolls and the input values (held: rows x ((ow - 1) x stride + kw) of them).
 int64_t LiveVectors(const ConvShape& s, const OcVecTiles& t) {
-  const int64_t inputs =
-      HoldsInputs(s, t) ? t.pixels.oh * ((t.pixels.ow - 1) * s.stride + (s.kw - 1) * s.dilation + 1) : 1;
+  const int64_t inputs = HoldsInputs(s, t) ? t.pixels.oh * ConvInputExtent(t.pixels.ow, s.kw, s.stride, s.dilation) : 1;
   return t.oc * t.pixels.oh * t.pixels.ow + t.oc * (t.unroll_kw == 1 ? s.kw : 1) + inputs;
 }
 

@@ -78,8 +78,8 @@ struct DirectTiles {
   int64_t work_group() const { return f[2] * y[2] * x[2]; }
   int64_t accumulators() const { return f[1] * f[3] * y[1] * y[3] * x[1] * x[3]; }
   int64_t local_bytes(const ConvShape& s) const {
-    const int64_t rows = (y[1] * y[2] * y[3] - 1) * s.stride + (ry[1] - 1) * s.dilation + 1;
-    const int64_t cols = (x[1] * x[2] * x[3] - 1) * s.stride + (rx[1] - 1) * s.dilation + 1;
+    const int64_t rows = ConvInputExtent(y[1] * y[2] * y[3], ry[1], s.stride, s.dilation);
+    const int64_t cols = ConvInputExtent(x[1] * x[2] * x[3], rx[1], s.stride, s.dilation);
     return 4 * (rc[1] * rows * cols + f[1] * f[2] * f[3] * rc[1] * ry[1] * rx[1]);
   }
   // Like TVM's auto_unroll_max_step, a loop is unrolled when the statements it would expand

@@ -23,6 +23,10 @@ struct ConvShape {
 
 // Output extent of one spatial axis; 0 or less when the dilated kernel exceeds the padded input.
 int64_t ConvOutputExtent(int64_t in, int64_t kernel, int64_t stride, int64_t pad, int64_t dilation);
+// The input extent that `outputs` consecutive outputs of one axis read.
+inline int64_t ConvInputExtent(int64_t outputs, int64_t kernel, int64_t stride, int64_t dilation) {
+  return (outputs - 1) * stride + (kernel - 1) * dilation + 1;
+}
 
 // Why a convolution kernel config does not fit: the device's work-group and local-memory
 // limits, and at most 256 output floats accumulated per work-item (a register budget).

@@ -28,8 +28,8 @@ struct DepthwiseTiles {
   int64_t accumulators() const { return f[1] * f[3] * y[1] * y[3] * x[1] * x[3]; }
   // The input window of the work-group's channels, and their weights.
   int64_t local_bytes(const ConvShape& s) const {
-    const int64_t rows = (y[1] * y[2] * y[3] - 1) * s.stride + (s.kh - 1) * s.dilation + 1;
-    const int64_t cols = (x[1] * x[2] * x[3] - 1) * s.stride + (s.kw - 1) * s.dilation + 1;
+    const int64_t rows = ConvInputExtent(y[1] * y[2] * y[3], s.kh, s.stride, s.dilation);
+    const int64_t cols = ConvInputExtent(x[1] * x[2] * x[3], s.kw, s.stride, s.dilation);
     return 4 * f[1] * f[2] * f[3] * (rows * cols + s.kh * s.kw);
   }
   // As for conv2d: a loop is unrolled when trips x accumulators stay within the knob.
