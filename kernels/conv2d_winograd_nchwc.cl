@@ -15,14 +15,16 @@
 // output channels. With FUSED_CI there is no pre-pass: the work-item transforms its own tiles,
 // FUSED_CI channels at a time, into private memory (each group of output channels repeats
 // that work, but V never goes through memory). For every component it sums the channels (one
-// weight vector load per OCV x TB fused multiply-adds, the tiles' V broadcast) and folds the
-// sum into the output transform at once, so that no transformed output is stored. The
+// weight vector load per OCV x TB fused multiply-adds, the tiles' V broadcast) into its
+// component sums in private memory, and transforms them back once all channels are in: one
+// store of a sum per component, where folding each component's sum into the output tiles at
+// once read and wrote the partial tiles 20 times per sum for F(4x4) (docs/templates.md). The
 // padding lanes of the weights are zero, and so are the output lanes past CO. TB is TT up to 8
 // tiles; past that the work-item sums TB tiles at a time (their sums in registers) and reads a
 // component's weights once per block from the cache instead of once per TB tiles from memory:
 // where the transformed weights outgrow the caches (ResNet-18's 7x7 layer: 16.8 MB).
 //
-// Macros: WM (the tile, M), WA (A), WA2 (A2), NTILES (P), WAT (A'^T). Knobs: VEC, OCV (tile_oc),
+// Macros: WM (the tile, M), WA (A), WA2 (A2), NTILES (P), BT_APPLY (B^T), AT_APPLY (A'^T). Knobs: VEC, OCV (tile_oc),
 // TT (tiles), WG (work_group), UNROLL_CI (unroll_ci), FUSED_CI (fused_ci; 0: the pre-pass);
 // TB (the template's register tiles, a divisor of TT); STREAM_V (the template's, from V's size).
 
@@ -43,7 +45,12 @@
   y[1] = x[1] + x[2];   \
   y[2] = x[2] - x[1];   \
   y[3] = x[1] - x[3];
-__constant float WAT[WM * WA] = {1.0f, 0.5f, 0.5f, 0.0f, 0.0f, 0.5f, -0.5f, -1.0f};
+// y[i] = sum_k A'^T[i][k] x[k], A'^T = {{1, 1/2, 1/2, 0}, {0, 1/2, -1/2, -1}}.
+#define AT_APPLY(x, y)                \
+  {                                   \
+    y[0] = x[0] + 0.5f * (x[1] + x[2]); \
+    y[1] = 0.5f * (x[1] - x[2]) - x[3]; \
+  }
 #elif WM == 4
 #define BT_APPLY(x, y)                                          \
   y[0] = 4.0f * x[0] - 5.0f * x[2] + x[4];                      \
@@ -52,11 +59,17 @@ __constant float WAT[WM * WA] = {1.0f, 0.5f, 0.5f, 0.0f, 0.0f, 0.5f, -0.5f, -1.0
   y[3] = x[4] - x[2] + 2.0f * (x[3] - x[1]);                    \
   y[4] = x[4] - x[2] + 2.0f * (x[1] - x[3]);                    \
   y[5] = 4.0f * x[1] - 5.0f * x[3] + x[5];
-__constant float WAT[WM * WA] = {
-    1.0f / 4, -1.0f / 6, -1.0f / 6, 1.0f / 24, 1.0f / 24, 0.0f,
-    0.0f,     -1.0f / 6, 1.0f / 6,  2.0f / 24, -2.0f / 24, 0.0f,
-    0.0f,     -1.0f / 6, -1.0f / 6, 4.0f / 24, 4.0f / 24, 0.0f,
-    0.0f,     -1.0f / 6, 1.0f / 6,  8.0f / 24, -8.0f / 24, 1.0f};
+// y[i] = sum_k A'^T[i][k] x[k], A'^T = {{1/4, -1/6, -1/6, 1/24, 1/24, 0}, {0, -1/6, 1/6, 1/12,
+// -1/12, 0}, {0, -1/6, -1/6, 1/6, 1/6, 0}, {0, -1/6, 1/6, 1/3, -1/3, 1}}.
+#define AT_APPLY(x, y)                                                      \
+  {                                                                         \
+    const floatv s12 = x[1] + x[2], d12 = x[2] - x[1];                      \
+    const floatv s34 = x[3] + x[4], d34 = x[3] - x[4];                      \
+    y[0] = 0.25f * x[0] - s12 * (1.0f / 6) + s34 * (1.0f / 24);             \
+    y[1] = d12 * (1.0f / 6) + d34 * (1.0f / 12);                            \
+    y[2] = (s34 - s12) * (1.0f / 6);                                        \
+    y[3] = d12 * (1.0f / 6) + d34 * (1.0f / 3) + x[5];                      \
+  }
 #endif
 
 // V = B^T d B for tile p and the 16 channels of block cb: the A x A input tile d (zero past
@@ -126,63 +139,37 @@ void winograd_input_transform(__global const float* restrict data, __global floa
 #define V_AT(t, k, c) vp[t][(k) * CIP + (c)]
 #endif
 
-// Folds channels [c0, c0 + cn) into the output tiles y: for every component the sum over the
-// channels of weights times V, transformed back at once (rows of A'^T per component row,
-// columns per component). The output transform is linear, so chunks of channels add up. cn is
-// a constant after inlining, which lets UNROLL_CI unroll the channel loop.
+// Sums channels [c0, c0 + cn) into the component sums m (added to them where c0 > 0): for every
+// component, TB tiles at a time, weights times V over the channels. cn is a constant after
+// inlining, which lets UNROLL_CI unroll the channel loop.
 static inline __attribute__((always_inline)) void sum_channels(V_TILES, __global const float* const* wp,
                                                                 const int c0, const int cn,
-                                                                floatv y[TT][OCV][WM * WM]) {
+                                                                floatv m[WA2][TT][OCV]) {
 #pragma unroll 1
-  for (int k1 = 0; k1 < WA; ++k1) {
-    floatv r[TT][OCV][WM];  // this component row, its columns transformed: sum_k2 acc * WAT[c][k2]
-#pragma unroll
-    for (int t = 0; t < TT; ++t)
-#pragma unroll
-      for (int j = 0; j < OCV; ++j)
-#pragma unroll
-        for (int c = 0; c < WM; ++c) r[t][j][c] = (floatv)(0.0f);
+  for (int k = 0; k < WA2; ++k) {
 #pragma unroll 1
-    for (int k2 = 0; k2 < WA; ++k2) {
-      const int k = k1 * WA + k2;
-#pragma unroll 1
-      for (int b = 0; b < TT; b += TB) {  // TB tiles at a time, their weights still in cache
-        floatv acc[TB][OCV];
+    for (int b = 0; b < TT; b += TB) {  // TB tiles at a time, their weights still in cache
+      floatv acc[TB][OCV];
 #pragma unroll
-        for (int t = 0; t < TB; ++t)
+      for (int t = 0; t < TB; ++t)
 #pragma unroll
-          for (int j = 0; j < OCV; ++j) acc[t][j] = (floatv)(0.0f);
-        UNROLL_BY(UNROLL_CI)
-        for (int c = 0; c < cn; ++c) {
-          floatv wv[OCV];
+        for (int j = 0; j < OCV; ++j) acc[t][j] = c0 > 0 ? m[k][b + t][j] : (floatv)(0.0f);
+      UNROLL_BY(UNROLL_CI)
+      for (int c = 0; c < cn; ++c) {
+        floatv wv[OCV];
 #pragma unroll
-          for (int j = 0; j < OCV; ++j) wv[j] = VLOAD(wp[j] + (k * CI + c0 + c) * 16);
+        for (int j = 0; j < OCV; ++j) wv[j] = VLOAD(wp[j] + (k * CI + c0 + c) * 16);
 #pragma unroll
-          for (int t = 0; t < TB; ++t) {
-            const floatv x = (floatv)(V_AT(b + t, k, c));
+        for (int t = 0; t < TB; ++t) {
+          const floatv x = (floatv)(V_AT(b + t, k, c));
 #pragma unroll
-            for (int j = 0; j < OCV; ++j) acc[t][j] = fma(x, wv[j], acc[t][j]);
-          }
-        }
-#pragma unroll
-        for (int c = 0; c < WM; ++c) {
-          const floatv a = (floatv)(WAT[c * WA + k2]);
-#pragma unroll
-          for (int t = 0; t < TB; ++t)
-#pragma unroll
-            for (int j = 0; j < OCV; ++j) r[b + t][j][c] = fma(a, acc[t][j], r[b + t][j][c]);
+          for (int j = 0; j < OCV; ++j) acc[t][j] = fma(x, wv[j], acc[t][j]);
         }
       }
-    }
 #pragma unroll
-    for (int row = 0; row < WM; ++row) {
-      const floatv a = (floatv)(WAT[row * WA + k1]);
+      for (int t = 0; t < TB; ++t)
 #pragma unroll
-      for (int t = 0; t < TT; ++t)
-#pragma unroll
-        for (int j = 0; j < OCV; ++j)
-#pragma unroll
-          for (int c = 0; c < WM; ++c) y[t][j][row * WM + c] = fma(a, r[t][j][c], y[t][j][row * WM + c]);
+        for (int j = 0; j < OCV; ++j) m[k][b + t][j] = acc[t][j];
     }
   }
 }
@@ -220,30 +207,24 @@ void conv2d_winograd_nchwc(__global const float* restrict v, __global const floa
     const int f = f0 + j * VEC < COP ? f0 + j * VEC : f0;
     wp[j] = weight + (size_t)(f / 16) * WA2 * CI * 16 + f % 16;
   }
-  floatv y[TT][OCV][WM * WM];
-#pragma unroll
-  for (int t = 0; t < TT; ++t)
-#pragma unroll
-    for (int j = 0; j < OCV; ++j)
-#pragma unroll
-      for (int e = 0; e < WM * WM; ++e) y[t][j][e] = (floatv)(0.0f);
+  floatv m[WA2][TT][OCV];  // the component sums, transformed back once all channels are in
 
 #if FUSED_CI
   float vt[TT * WA2 * FUSED_CI];
 #pragma unroll 1
   for (int c0 = 0; c0 + FUSED_CI <= CI; c0 += FUSED_CI) {
     transform_chunk(v, pb * TT, c0, FUSED_CI, vt);
-    sum_channels(vt, wp, c0, FUSED_CI, y);
+    sum_channels(vt, wp, c0, FUSED_CI, m);
   }
 #if CI % FUSED_CI
   transform_chunk(v, pb * TT, CI / FUSED_CI * FUSED_CI, CI % FUSED_CI, vt);
-  sum_channels(vt, wp, CI / FUSED_CI * FUSED_CI, CI % FUSED_CI, y);
+  sum_channels(vt, wp, CI / FUSED_CI * FUSED_CI, CI % FUSED_CI, m);
 #endif
 #else
   __global const float* vp[TT];  // tiles past NTILES read the last one
 #pragma unroll
   for (int t = 0; t < TT; ++t) vp[t] = v + (size_t)min(pb * TT + t, NTILES - 1) * WA2 * CIP;
-  sum_channels(vp, wp, 0, CI, y);
+  sum_channels(vp, wp, 0, CI, m);
 #endif
 
 #pragma unroll
@@ -256,13 +237,25 @@ void conv2d_winograd_nchwc(__global const float* restrict v, __global const floa
       const int f = f0 + j * VEC;
       if (f >= COP) break;
       __global float* plane = out + ((size_t)n * COP + f / 16 * 16) * OH * OW + f % 16;
+      floatv r[WM][WA];  // A'^T applied to every column of the component sums
+#pragma unroll
+      for (int col = 0; col < WA; ++col) {
+        floatv x[WA], y[WM];
+#pragma unroll
+        for (int row = 0; row < WA; ++row) x[row] = m[row * WA + col][t][j];
+        AT_APPLY(x, y)
+#pragma unroll
+        for (int row = 0; row < WM; ++row) r[row][col] = y[row];
+      }
 #pragma unroll
       for (int row = 0; row < WM; ++row) {
         const int oy = ty * WM + row;
+        floatv y[WM];  // then to every row: the output tile's row
+        AT_APPLY(r[row], y)
 #pragma unroll
         for (int c = 0; c < WM; ++c) {
           const int ox = tx * WM + c;
-          if (oy < OH && ox < OW) VSTORE(y[t][j][row * WM + c], plane + (oy * OW + ox) * 16);
+          if (oy < OH && ox < OW) VSTORE(y[c], plane + (oy * OW + ox) * 16);
         }
       }
     }

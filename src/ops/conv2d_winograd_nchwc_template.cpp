@@ -20,9 +20,9 @@
 namespace tt {
 namespace {
 
-// Accumulators, row partials and output tiles per work-item stay within this many vectors: up to
-// F(4x4)'s sixteen tiles by two vectors of output channels (656), which a 14x14 image takes whole.
-constexpr int64_t kMaxTileVectors = 672;
+// Accumulators and component sums per work-item stay within this many vectors (74 KB): up to
+// F(4x4)'s sixteen tiles by two vectors of output channels (1168), which a 14x14 image takes whole.
+constexpr int64_t kMaxTileVectors = 1184;
 // On a CPU, an image of at most this many tiles goes to one work-item whole, and its sums in
 // registers number this many (half of AVX-512's vector registers; TakeASmallImageWhole).
 constexpr int64_t kWholeImageTiles = 16;
@@ -250,8 +250,8 @@ class Conv2dWinogradNchwc final : public Conv2dTemplate {
           if ((t.oc - 1) * t.vec >= PaddedChannels(s.co))
             return "tile_oc x vec leaves a whole vector past the output channels";
           if ((t.tiles - 1) >= tile_count) return "more tiles per work-item than the output has";
-          if (t.oc * (RegisterTiles(t.tiles) + t.tiles * (m + m * m)) > kMaxTileVectors)
-            return "more than " + std::to_string(kMaxTileVectors) + " vectors of partial sums per work-item";
+          if (t.oc * (RegisterTiles(t.tiles) + t.tiles * Components(m)) > kMaxTileVectors)
+            return "more than " + std::to_string(kMaxTileVectors) + " vectors of sums per work-item";
           if (t.unroll_ci > s.ci) return "unroll_ci past the input channels";
           if (t.fused_ci > PaddedChannels(s.ci)) return "fused_ci past the input channels";
           if (t.tiles * Components(m) * t.fused_ci > kMaxFusedFloats)
