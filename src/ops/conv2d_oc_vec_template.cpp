@@ -112,6 +112,26 @@ std::string FitPixelBlock(const ConvShape& s, const ConfigSpace& space, Config& 
   return std::to_string(b.oh) + "x" + std::to_string(b.ow) + " pixels per work-item, fitted to the output";
 }
 
+// Sets tile_oc to its largest power of two for which `fits` holds and the config stays valid;
+// false, `c` as it was, where none does. Three vectors come from the class start alone, where
+// four would leave a vector past the channels (48 channels, the stem of
+// examples/resnet18_pruned.json: three by 2x2 0.70-0.75 ms, the best of one or two vectors
+// 0.79-0.80); on a power of two of channels three compute a partial group (528 of 512), and by a
+// row of 7 ran 2-3% slower than two (pinned, one thread; notebook, 2026-11-29, night).
+template <typename Fits>
+bool TakeVectorsThatFit(const ConfigSpace& space, Config& c, Fits fits) {
+  const size_t vectors = space.KnobIndex("tile_oc");
+  for (uint32_t i = static_cast<uint32_t>(space.knob(vectors).size()); i-- > 0;) {
+    const int64_t value = space.knob(vectors).value(i)[0];
+    Config tried = c;
+    tried[vectors] = i;
+    if ((value & (value - 1)) != 0 || !fits(OcVecTiles(space, tried)) || !space.IsValid(tried)) continue;
+    c = std::move(tried);
+    return true;
+  }
+  return false;
+}
+
 // Blocked input framed by the pre-pass, a kernel wider than one column: an output row of at
 // most kRowBlockPixels is taken as one block of one row, the kx loop unrolled, with as many
 // vectors of output channels as keep kRowBlockPixels accumulators. The kernel then drops the
@@ -132,11 +152,8 @@ std::string FitRowBlock(const ConvShape& s, bool blocked, const ConfigSpace& spa
   SetKnobValue(space, fitted, "work_group", 1);
   SetKnobValue(space, fitted, "unroll_kw", 1);
   SetKnobValue(space, fitted, "pad_input", 1);
-  const size_t vectors = space.KnobIndex("tile_oc");
-  fitted[vectors] = 0;
-  while (fitted[vectors] + 1 < space.knob(vectors).size() &&
-         space.knob(vectors).value(fitted[vectors] + 1)[0] * s.ow <= kRowBlockPixels)
-    ++fitted[vectors];
+  if (!TakeVectorsThatFit(space, fitted, [&](const OcVecTiles& t) { return t.oc * s.ow <= kRowBlockPixels; }))
+    return {};
   if (fitted == c || !space.IsValid(fitted)) return {};
   c = std::move(fitted);
   return std::to_string(space.Scalar(c, "tile_oc")) + " vectors by a row of " + std::to_string(s.ow) +
@@ -185,9 +202,12 @@ std::string FitRegisterFile(const ConvShape& s, const ConfigSpace& space, Config
     SetKnobValue(space, fitted, "unroll_kw", 0);
     SetKnobValue(space, fitted, "pad_input", 1);
   }
-  const size_t vectors = space.KnobIndex("tile_oc");
-  while (!FitsTheRegisterFile(s, OcVecTiles(space, fitted)) && fitted[vectors] > 0) --fitted[vectors];
-  if (!FitsTheRegisterFile(s, OcVecTiles(space, fitted)) || !space.IsValid(fitted)) return {};
+  if (!FitsTheRegisterFile(s, OcVecTiles(space, fitted)) &&
+      !TakeVectorsThatFit(space, fitted, [&](const OcVecTiles& t) {
+        return t.oc < OcVecTiles(space, c).oc && FitsTheRegisterFile(s, t);
+      }))
+    return {};
+  if (!space.IsValid(fitted)) return {};
   c = std::move(fitted);
   return std::to_string(space.Scalar(c, "tile_oc")) + " vectors of output channels, within the register file";
 }
@@ -261,7 +281,7 @@ class Conv2dOcVec final : public Conv2dTemplate {
     const ConvShape s = ConvShape::Of(w);
     ConfigSpace space;
     space.AddKnob(Knob::Discrete("vec", FloatVectorWidths(limits, 4)));
-    space.AddKnob(Knob::Discrete("tile_oc", {1, 2, 4}));
+    space.AddKnob(Knob::Discrete("tile_oc", {1, 2, 3, 4}));
     AddPixelBlockKnobs(space, s);
     space.AddKnob(Knob::Categorical("unroll_kw", {0, 1}));
     if (CanPadInput(s, blocked_)) space.AddKnob(Knob::Categorical("pad_input", {0, 1}));

@@ -88,7 +88,13 @@ TEST(StartingConfig, OnACpuItIsAsWideAsTheDeviceAndTiled) {
   const ConfigSpace few_space = oc_vec.Space(few, LimitsFor(cpu));
   const auto few_start = DeviceStartingConfig(oc_vec, few_space, cpu);
   ASSERT_TRUE(few_start);
-  EXPECT_EQ(few_space.Scalar(few_start->config, "tile_oc"), 2);
+  EXPECT_EQ(few_space.Scalar(few_start->config, "tile_oc"), 3);
+  // 24 hold two.
+  const Workload fewer = ParseWorkload("conv2d", "n=1,ci=16,h=28,w=28,co=24,kh=3,kw=3,stride=1,pad=1");
+  const ConfigSpace fewer_space = oc_vec.Space(fewer, LimitsFor(cpu));
+  const auto fewer_start = DeviceStartingConfig(oc_vec, fewer_space, cpu);
+  ASSERT_TRUE(fewer_start);
+  EXPECT_EQ(fewer_space.Scalar(fewer_start->config, "tile_oc"), 2);
   EXPECT_EQ(few_space.Scalar(few_start->config, "vec"), 16);
 
   const DeviceInfo avx2 = Device("cpu", 8);
@@ -196,6 +202,22 @@ TEST(StartingConfig, PixelBlocksFitASmallOutput) {
   // accumulators, 12 weight vectors and 2 x 5 held input values pass the register file.
   EXPECT_EQ(pixels("conv2d_oc_vec_nchwc", "n=1,ci=64,h=56,w=56,co=128,kh=3,kw=3,stride=2,pad=1"),
             "tile_oc=4 tile_oh=2 tile_ow=2 work_group=4 unroll_kw=0");
+}
+
+// A stem of 48 output channels starts with three vectors (two would compute 64 channels), its
+// 7x7 taps rolled: three by 2x2 with 21 unrolled weight vectors pass the register file. Where a
+// register or row fit gives vectors up, it halves them (three would compute 528 of 512 channels).
+TEST(StartingConfig, ThreeVectorsWhereFourPassTheChannels) {
+  const auto start = [](const char* shape) {
+    return StartingValues("conv2d_oc_vec_nchwc", shape, Device("cpu", 16),
+                          {"tile_oc", "tile_oh", "tile_ow", "work_group", "unroll_kw"});
+  };
+  EXPECT_EQ(start("n=1,ci=3,h=224,w=224,co=48,kh=7,kw=7,stride=2,pad=3"),
+            "tile_oc=3 tile_oh=2 tile_ow=2 work_group=4 unroll_kw=0");
+  EXPECT_EQ(start("n=1,ci=3,h=224,w=224,co=64,kh=7,kw=7,stride=2,pad=3"),
+            "tile_oc=4 tile_oh=2 tile_ow=2 work_group=4 unroll_kw=0");
+  EXPECT_EQ(start("n=1,ci=512,h=7,w=7,co=1024,kh=1,kw=1,stride=1,pad=0"),
+            "tile_oc=2 tile_oh=1 tile_ow=7 work_group=1 unroll_kw=1");
 }
 
 // A transferred config whose accumulators, unrolled weight vectors and broadcast value pass the
