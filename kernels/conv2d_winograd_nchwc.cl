@@ -24,9 +24,10 @@
 // component's weights once per block from the cache instead of once per TB tiles from memory:
 // where the transformed weights outgrow the caches (ResNet-18's 7x7 layer: 16.8 MB).
 //
-// Macros: WM (the tile, M), WA (A), WA2 (A2), NTILES (P), BT_APPLY (B^T), AT_APPLY (A'^T). Knobs: VEC, OCV (tile_oc),
-// TT (tiles), WG (work_group), UNROLL_CI (unroll_ci), FUSED_CI (fused_ci; 0: the pre-pass);
-// TB (the template's register tiles, a divisor of TT); STREAM_V (the template's, from V's size).
+// Macros: WM (the tile, M), WA (A), WA2 (A2), NTILES (P), BT_APPLY (B^T), AT_APPLY (A'^T).
+// Knobs: VEC, OCV (tile_oc), TT (tiles), WG (work_group), UNROLL_CI (unroll_ci), FUSED_CI
+// (fused_ci; 0: the pre-pass); TB (the template's register tiles, a divisor of TT); STREAM_V
+// (the template's, from V's size).
 
 #define WA (WM + 2)
 #define WA2 (WA * WA)
