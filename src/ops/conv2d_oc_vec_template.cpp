@@ -112,24 +112,20 @@ std::string FitPixelBlock(const ConvShape& s, const ConfigSpace& space, Config& 
   return std::to_string(b.oh) + "x" + std::to_string(b.ow) + " pixels per work-item, fitted to the output";
 }
 
-// Sets tile_oc to its largest power of two for which `fits` holds and the config stays valid;
-// false, `c` as it was, where none does. Three vectors come from the class start alone, where
-// four would leave a vector past the channels (48 channels, the stem of
-// examples/resnet18_pruned.json: three by 2x2 0.70-0.75 ms, the best of one or two vectors
-// 0.79-0.80); on a power of two of channels three compute a partial group (528 of 512), and by a
-// row of 7 ran 2-3% slower than two (pinned, one thread; notebook, 2026-11-29, night).
+// The vectors of output channels that the fits below give up to: the largest power of two for
+// which `fits` holds (a config's tile_oc with `vectors` in its place) and the config stays valid.
+// Three vectors come from the class start alone, where four would leave a vector past the
+// channels (48 channels, the stem of examples/resnet18_pruned.json: three by 2x2 0.70-0.75 ms,
+// the best of one or two vectors 0.79-0.80); on a power of two of channels three compute a
+// partial group (528 of 512), and by a row of 7 ran 2-3% slower than two (pinned, one thread;
+// notebook, 2026-11-29, night).
 template <typename Fits>
-bool TakeVectorsThatFit(const ConfigSpace& space, Config& c, Fits fits) {
-  const size_t vectors = space.KnobIndex("tile_oc");
-  for (uint32_t i = static_cast<uint32_t>(space.knob(vectors).size()); i-- > 0;) {
-    const int64_t value = space.knob(vectors).value(i)[0];
-    Config tried = c;
-    tried[vectors] = i;
-    if ((value & (value - 1)) != 0 || !fits(OcVecTiles(space, tried)) || !space.IsValid(tried)) continue;
-    c = std::move(tried);
-    return true;
-  }
-  return false;
+bool HalveVectorsUntilTheyFit(const ConfigSpace& space, Config& c, Fits fits) {
+  OcVecTiles t(space, c);
+  return TakeLargestValue(space, c, space.KnobIndex("tile_oc"), -1, [&](int64_t vectors) {
+    t.oc = vectors;
+    return IsPowerOfTwo(vectors) && fits(t);
+  });
 }
 
 // Blocked input framed by the pre-pass, a kernel wider than one column: an output row of at
@@ -152,7 +148,7 @@ std::string FitRowBlock(const ConvShape& s, bool blocked, const ConfigSpace& spa
   SetKnobValue(space, fitted, "work_group", 1);
   SetKnobValue(space, fitted, "unroll_kw", 1);
   SetKnobValue(space, fitted, "pad_input", 1);
-  if (!TakeVectorsThatFit(space, fitted, [&](const OcVecTiles& t) { return t.oc * s.ow <= kRowBlockPixels; }))
+  if (!HalveVectorsUntilTheyFit(space, fitted, [&](const OcVecTiles& t) { return t.oc * s.ow <= kRowBlockPixels; }))
     return {};
   if (fitted == c || !space.IsValid(fitted)) return {};
   c = std::move(fitted);
@@ -202,10 +198,10 @@ std::string FitRegisterFile(const ConvShape& s, const ConfigSpace& space, Config
     SetKnobValue(space, fitted, "unroll_kw", 0);
     SetKnobValue(space, fitted, "pad_input", 1);
   }
+  const int64_t given = OcVecTiles(space, c).oc;
   if (!FitsTheRegisterFile(s, OcVecTiles(space, fitted)) &&
-      !TakeVectorsThatFit(space, fitted, [&](const OcVecTiles& t) {
-        return t.oc < OcVecTiles(space, c).oc && FitsTheRegisterFile(s, t);
-      }))
+      !HalveVectorsUntilTheyFit(space, fitted,
+                                [&](const OcVecTiles& t) { return t.oc < given && FitsTheRegisterFile(s, t); }))
     return {};
   if (!space.IsValid(fitted)) return {};
   c = std::move(fitted);

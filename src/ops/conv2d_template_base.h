@@ -4,6 +4,7 @@
 // the reference, and the shape's build options.
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "ops/conv_shape.h"
 #include "ops/kernel_template.h"
@@ -26,6 +27,21 @@ class Conv2dTemplate : public KernelTemplate {
 // Sets knob `name` of `c` to `value` where the space has the knob and the value; else leaves `c`
 // as it is. For the FitToTheShape rules, which move a config to a named value.
 void SetKnobValue(const ConfigSpace& space, Config& c, std::string_view name, int64_t value);
+
+// Moves knob `knob` of `c` to its largest value past index `above` (-1: any) for which `fits`
+// holds and the config stays valid; false, `c` as it was, when there is none. The CPU rules'
+// one search: the widest group of output channels, the largest chunk of fused channels.
+template <typename Fits>
+bool TakeLargestValue(const ConfigSpace& space, Config& c, size_t knob, int64_t above, Fits fits) {
+  Config tried = c;
+  for (auto i = static_cast<int64_t>(space.knob(knob).size()) - 1; i > above; --i) {
+    tried[knob] = static_cast<uint32_t>(i);
+    if (!fits(space.knob(knob).value(static_cast<size_t>(i))[0]) || !space.IsValid(tried)) continue;
+    c = std::move(tried);
+    return true;
+  }
+  return false;
+}
 
 // The SIMD registers that the CPU rules of FitToTheShape keep a work-item's live vectors within
 // (AVX-512's 32): past them the compiler spills a value to the stack and reloads it every step.

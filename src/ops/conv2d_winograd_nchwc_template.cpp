@@ -73,21 +73,6 @@ int64_t RegisterTiles(int64_t tiles) { return tiles <= 8 ? tiles : tiles / ((til
 // The components of a transformed tile: alpha^2, alpha = m + 2.
 int64_t Components(int64_t m) { return (m + 2) * (m + 2); }
 
-// Moves knob `knob` of `c` to its largest value past index `above` (-1: any) for which `fits`
-// holds and the config stays valid; false, `c` as it was, when there is none. The CPU rules'
-// one search: the widest group of output channels, the largest chunk of fused channels.
-template <typename Fits>
-bool TakeLargestValue(const ConfigSpace& space, Config& c, size_t knob, int64_t above, Fits fits) {
-  Config tried = c;
-  for (auto i = static_cast<int64_t>(space.knob(knob).size()) - 1; i > above; --i) {
-    tried[knob] = static_cast<uint32_t>(i);
-    if (!fits(space.knob(knob).value(static_cast<size_t>(i))[0]) || !space.IsValid(tried)) continue;
-    c = std::move(tried);
-    return true;
-  }
-  return false;
-}
-
 // With the input transformed in the kernel, each group of output channels transforms its tiles
 // again: the widest group that the space allows and whose channel loop (its sums, a weight
 // vector per output vector and the broadcast value) stays within the registers. VGG-16's

@@ -13,6 +13,9 @@ namespace tt {
 
 using KnobValue = std::vector<int64_t>;
 
+// Whether a knob's number is a power of two (block widths, vector counts).
+inline bool IsPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
 enum class KnobKind { kSplit, kPermutation, kDiscrete, kCategorical };
 const char* ToString(KnobKind kind);
 

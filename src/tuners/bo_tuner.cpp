@@ -24,8 +24,6 @@ constexpr double kWeightPrior = 4;
 constexpr double kMinChanceToRun = 1e-3;
 constexpr double kInvSqrt2 = 0.7071067811865476;
 
-bool IsPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
-
 }  // namespace
 
 BoTuner::BoTuner(const ConfigSpace& space, uint64_t seed, BoOptions options)
