@@ -45,7 +45,69 @@ DeviceLimits LimitsOf(const DeviceInfo& device) {
   return limits;
 }
 
-std::string KernelTemplate::SourceHash() const { return TextHash(source()); }
+std::string KernelTemplate::SourceHash() const { return TextHash(KernelCode(source())); }
+
+namespace {
+
+// C's translation phase 2: a backslash at the end of a line joins it to the next.
+std::string JoinContinuedLines(std::string_view source) {
+  std::string joined;
+  joined.reserve(source.size());
+  for (size_t i = 0; i < source.size(); ++i) {
+    if (source[i] == '\\' && source.substr(i + 1, 1) == "\n") {
+      ++i;
+    } else if (source[i] == '\\' && source.substr(i + 1, 2) == "\r\n") {
+      i += 2;
+    } else {
+      joined += source[i];
+    }
+  }
+  return joined;
+}
+
+}  // namespace
+
+std::string KernelCode(std::string_view source) {
+  const std::string text = JoinContinuedLines(source);
+  std::string code;
+  bool space = false;  // whitespace or a comment since the last token on this line
+  const auto put = [&](char c) {
+    if (space && !code.empty() && code.back() != '\n') code += ' ';
+    space = false;
+    code += c;
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const char next = i + 1 < text.size() ? text[i + 1] : '\0';
+    if (c == '/' && next == '/') {
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+      space = true;
+    } else if (c == '/' && next == '*') {
+      const size_t end = text.find("*/", i + 2);
+      i = end == std::string::npos ? text.size() : end + 1;
+      space = true;
+    } else if (c == '"' || c == '\'') {  // a literal stays as written, up to its closing quote
+      put(c);
+      for (++i; i < text.size() && text[i] != c && text[i] != '\n'; ++i) {
+        code += text[i];
+        if (text[i] == '\\' && i + 1 < text.size() && text[i + 1] != '\n') code += text[++i];
+      }
+      if (i < text.size() && text[i] == c)
+        code += c;
+      else
+        --i;  // unterminated: the line ends it
+    } else if (c == '\n') {
+      if (!code.empty() && code.back() != '\n') code += '\n';
+      space = false;
+    } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+      space = true;
+    } else {
+      put(c);
+    }
+  }
+  if (!code.empty() && code.back() == '\n') code.pop_back();
+  return code;
+}
 
 std::string TextHash(std::string_view text) {
   // FNV-1a: enough to tell template revisions apart in the history.

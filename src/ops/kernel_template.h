@@ -123,8 +123,15 @@ class KernelTemplate {
   // it from; empty for the built-in templates, which the worker finds by name.
   virtual std::string_view worker_spec() const { return {}; }
 
-  std::string SourceHash() const;  // identifies this template's code in the history
+  // Identifies this template's code in the history: the hash of KernelCode(source()), so that
+  // an edited comment or a reformatted line leaves the recorded trials this version's.
+  std::string SourceHash() const;
 };
+
+// A kernel source as the compiler reads it: continued lines joined, comments dropped, each line's
+// whitespace collapsed to single spaces, blank lines dropped; string and character literals as
+// written. Sources that differ only in comments or layout have the same code.
+std::string KernelCode(std::string_view source);
 
 // 16 hex digits identifying `text` (a template's source, a user-defined space's definition).
 std::string TextHash(std::string_view text);

@@ -108,7 +108,7 @@ std::optional<KernelSpec> FromPack(const KernelSpec& entry, const Workload& w, c
   };
   const KernelTemplate* kernel = FindTemplate(sketch);
   if (!kernel) throw damaged("is of sketch " + sketch + ", which this tensortune does not have");
-  if (kernel->SourceHash() != TextHash(entry.source) && !trust_source)
+  if (kernel->source() != entry.source && !trust_source)  // to the byte: a pack is code
     throw damaged("differs from this tensortune's sketch " + sketch +
                   " (a pack is code: run a kernel source of another origin only when you trust it, with "
                   "PrepareOptions::trust_pack_source or run-network --trust-pack-source)");
