@@ -9,6 +9,7 @@
 // time rather than each its fastest kernel alone. The running is tensortune::NetworkRunner's
 // (tensortune/network.h); this file parses, calls and renders.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -16,6 +17,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "cli/kernel_pack_commands.h"
 #include "core/errors.h"
@@ -152,6 +155,25 @@ void RenderTable(const Heading& h, const NetworkRun& run, std::ostream& out) {
         run.layers_replanned, run.layers.size(), run.conversions, run.conversions_fastest_each);
 }
 
+// A layer timed alone is timed as tuning timed it, so the two should agree; well slower says the
+// device is not as it was then (load, another process on its cores, a state of a VM that slows
+// some kernels: notebook, 2026-11-29, around midnight).
+constexpr double kSlowerThanRecorded = 1.25;
+
+void RenderSlowerThanRecorded(const NetworkRun& run, std::ostream& out) {
+  std::vector<std::string> slower;
+  for (const auto& l : run.layers) {
+    const double recorded = RecordedSeconds(l.choice);
+    if (recorded > 0 && l.alone_time_s > kSlowerThanRecorded * recorded)
+      slower.push_back(fmt::format("{} {} ms against {}", l.name, Ms(l.alone_time_s), Ms(recorded)));
+  }
+  if (slower.empty()) return;
+  out << fmt::format(
+      "\n{} of {} layers ran alone at {}x their recorded time or slower, so the device is not as it was when "
+      "they were tuned (machine load, other processes on its cores): {}\n",
+      slower.size(), run.layers.size(), kSlowerThanRecorded, fmt::join(slower, "; "));
+}
+
 void RenderLatency(const NetworkRun& run, std::ostream& out) {
   out << fmt::format(
       "\nmeasured latency: {:.3f} ms (wall clock of the whole sequence, median of {} runs; its "
@@ -223,7 +245,10 @@ int Run(const RunNetworkOptions& o, std::ostream& out, std::ostream& err) {
            "reported\n";
     return 1;
   }
-  if (!o.json) RenderLatency(run, out);
+  if (!o.json) {
+    RenderLatency(run, out);
+    RenderSlowerThanRecorded(run, out);
+  }
   return 0;
 }
 

@@ -2,6 +2,7 @@
 // whose history holds chosen sketches, so that layouts change from layer to layer.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -97,6 +98,32 @@ TEST(RunNetworkCommand, ChainsLayersThroughLayoutConversionsChecksEachAndTimesTh
       RunProgram(kProgram + " run-network " + s.network + " --db " + s.db + kQuick + " --alone-time -1", s.dir.path());
   EXPECT_NE(refused.exit_code, 0);
   EXPECT_NE(refused.err.find("--alone-time"), std::string::npos) << refused.err;
+}
+
+// Timed alone, a layer is timed as tuning timed it: run-network names the layers that ran well
+// slower than recorded. Records a million times faster than any kernel: all of them; a million
+// times slower: none.
+TEST(RunNetworkCommand, NamesTheLayersThatRanAloneWellSlowerThanRecorded) {
+  MixedNetwork s;
+  Prepare(s);
+  const auto scale_records = [&](const std::string& factor) {
+    const std::string sql = "UPDATE trials SET gflops = gflops * " + factor + ";";
+    ASSERT_EQ(std::system(("sqlite3 " + s.db + " \"" + sql + "\"").c_str()), 0);
+  };
+  const std::string command = kProgram + " run-network " + s.network + " --db " + s.db + kQuick;
+  scale_records("1e6");
+  const auto slower = RunProgram(command + " --alone-time 0.005", s.dir.path());
+  ASSERT_EQ(slower.exit_code, 0) << slower.err;
+  EXPECT_NE(slower.out.find("5 of 5 layers ran alone at 1.25x their recorded time or slower"), std::string::npos)
+      << slower.out;
+  EXPECT_NE(slower.out.find("; fc "), std::string::npos) << slower.out;
+  const auto not_timed_alone = RunProgram(command, s.dir.path());
+  ASSERT_EQ(not_timed_alone.exit_code, 0) << not_timed_alone.err;
+  EXPECT_EQ(not_timed_alone.out.find("ran alone at"), std::string::npos) << not_timed_alone.out;
+  scale_records("1e-12");
+  const auto as_recorded = RunProgram(command + " --alone-time 0.005", s.dir.path());
+  ASSERT_EQ(as_recorded.exit_code, 0) << as_recorded.err;
+  EXPECT_EQ(as_recorded.out.find("ran alone at"), std::string::npos) << as_recorded.out;
 }
 
 // With channel-blocked kernels of the stem and the pointwise layer recorded too (slower alone),
