@@ -36,8 +36,12 @@ struct SchedulerOptions {
   double beta = 2;          // how far a task may get from its similar tasks' best throughput
                             // (similar: the same operator and sketches, any size)
   int backward_window = 3;  // rounds looked back for the observed gradient
-  double epsilon = 0.05;    // gradient: chance of a random task each round
-  double ucb_c = 0.3;       // ucb: exploration constant (Bansor: 0.3)
+  // The promise of a similar task's throughput halves every `reach_half_life` rounds in a row
+  // that lowered the task's best by less than `progress` (a share of it).
+  double reach_half_life = 2;
+  double progress = 0.01;
+  double epsilon = 0.05;  // gradient: chance of a random task each round
+  double ucb_c = 0.3;     // ucb: exploration constant (Bansor: 0.3)
 };
 
 class TaskScheduler {

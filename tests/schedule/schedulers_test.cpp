@@ -62,33 +62,73 @@ TEST(TaskScheduler, GradientPrefersATaskStillImprovingOverAFlatOne) {
   EXPECT_LT(g[1], g[0]);
 }
 
+// `rounds` rounds that bring a task from `from_ms` to `to_ms`, the last one included.
+std::vector<double> Improving(int rounds, double from_ms, double to_ms) {
+  std::vector<double> history;
+  for (int r = 0; r < rounds; ++r) history.push_back(from_ms + (to_ms - from_ms) * r / (rounds - 1));
+  return history;
+}
+
 TEST(TaskScheduler, ASlowTaskWithAMuchFasterSimilarTaskPromisesMore) {
-  // Both have had ten rounds at 10 ms; a similar task (same operator, same FLOPs) runs at
-  // 1 ms, so beta x 1 ms is within reach, where alone one more round promises only g / t.
-  const std::vector<double> flat(10, 10);
-  const std::vector<SchedulerTaskState> pulled{Task(10, flat, 1, 1, "conv2d"), Task(1, {1}, 1, 1, "conv2d")};
-  const std::vector<SchedulerTaskState> alone{Task(10, flat, 1, 1, "conv2d"), Task(1, {1}, 1, 1, "gemm")};
-  const double with_neighbour = LatencyGradients(pulled, {})[0], without = LatencyGradients(alone, {})[0];
-  EXPECT_NEAR(without, 0.8 * -1e-3, 1e-12);                  // (1 - alpha) x (g - g/t - g)
-  EXPECT_NEAR(with_neighbour, 0.8 * (2e-3 - 10e-3), 1e-12);  // (1 - alpha) x (beta x 1 ms - g)
+  // Both have come down to 10 ms in ten rounds; a similar task (same operator, same FLOPs) runs
+  // at 1 ms, so beta x 1 ms is within reach, where alone one more round promises only g / t.
+  const std::vector<double> history = Improving(10, 12, 10);
+  const std::vector<SchedulerTaskState> pulled{Task(10, history, 1, 1, "conv2d"), Task(1, {1}, 1, 1, "conv2d")};
+  const std::vector<SchedulerTaskState> alone{Task(10, history, 1, 1, "conv2d"), Task(1, {1}, 1, 1, "gemm")};
+  const double with_neighbour = LatencyGradients(pulled, {.alpha = 0})[0];
+  const double without = LatencyGradients(alone, {.alpha = 0})[0];
+  EXPECT_NEAR(without, -1e-3, 1e-12);                // g - g/t - g
+  EXPECT_NEAR(with_neighbour, 2e-3 - 10e-3, 1e-12);  // beta x 1 ms - g
+}
+
+// VGG-16's fc6 streams its 411 MB of weights; fc8's 16 MB stay in the cache, at a throughput fc6
+// cannot reach. Each round that does not bring fc6 closer halves what is left of that promise
+// every two rounds, and the promise never falls below what its own rounds suggest (g / t).
+TEST(TaskScheduler, APromiseThatRoundsDoNotBringCloserFades) {
+  std::vector<double> history = Improving(10, 12, 10);  // progress in its last round
+  SchedulerTaskState fc8 = Task(0.15, {0.15}, 1, 0.0082, "gemm");
+  const auto pull = [&](const std::vector<double>& rounds) {
+    return LatencyGradients({Task(rounds.back(), rounds, 1, 0.205, "gemm"), fc8}, {.alpha = 0})[0];
+  };
+  const double reachable_ms = 2 * 0.205 / (0.0082 / 0.15);
+  EXPECT_NEAR(pull(history), (reachable_ms - 10) * 1e-3, 1e-9);
+  history.push_back(10);
+  history.push_back(9.95);  // two rounds of less than 1% each: half of it
+  EXPECT_NEAR(pull(history), (reachable_ms - 9.95) * 1e-3 / 2, 1e-9);
+  for (int r = 0; r < 10; ++r) history.push_back(9.95);
+  EXPECT_NEAR(pull(history), -9.95e-3 / static_cast<double>(history.size()), 1e-9);  // g / t again
+  history.push_back(9.5);  // progress: the full promise is back
+  EXPECT_NEAR(pull(history), (reachable_ms - 9.5) * 1e-3, 1e-9);
+}
+
+// fc6 beside three convolutions of about its time, none of them improving any more: with the
+// cached fc8 for a neighbour it used to take nearly every round.
+TEST(TaskScheduler, AnUnreachedNeighbourDoesNotTakeTheBudget) {
+  std::vector<SchedulerTaskState> network{Task(10, Improving(10, 12, 10), 1, 0.205, "gemm"),
+                                          Task(0.15, {0.15}, 1, 0.0082, "gemm")};
+  for (int i = 0; i < 3; ++i) network.push_back(Task(7, Improving(10, 9, 7), 1, 3.7, "conv2d"));
+  std::map<size_t, int> count = UcbRounds(network, 60, 5);
+  EXPECT_LT(count[0], 25);
+  for (size_t conv = 2; conv < 5; ++conv) EXPECT_GT(count[conv], 6);
 }
 
 // A 1x1 projection (0.0128 GFLOP) stuck at about 11 GFLOPS beside a 3x3 layer (0.231 GFLOP)
 // at 154 GFLOPS: not alike in size, but of one operator, so the projection has much to gain.
 TEST(TaskScheduler, ASmallTaskFarBelowItsOperatorsThroughputPromisesMuch) {
-  const std::vector<double> flat(10, 1.1);
-  const std::vector<SchedulerTaskState> network{Task(1.1, flat, 1, 0.0128), Task(1.5, {2, 1.5}, 4, 0.231)};
-  const double pulled = LatencyGradients(network, {})[0];
-  const double alone = LatencyGradients({network[0]}, {})[0];
-  EXPECT_NEAR(alone, 0.8 * -0.11e-3, 1e-9);                                       // g/t, nothing better known
-  EXPECT_NEAR(pulled, 0.8 * (2 * 0.0128e9 / (0.231e9 / 1.5e-3) - 1.1e-3), 1e-9);  // beta x at 154 GFLOPS
+  const std::vector<double> history = Improving(10, 1.3, 1.1);
+  const std::vector<SchedulerTaskState> network{Task(1.1, history, 1, 0.0128), Task(1.5, {2, 1.5}, 4, 0.231)};
+  const SchedulerOptions forward_only{.alpha = 0};
+  const double pulled = LatencyGradients(network, forward_only)[0];
+  EXPECT_NEAR(LatencyGradients({network[0]}, forward_only)[0], -0.11e-3, 1e-9);  // g/t, nothing better known
+  EXPECT_NEAR(pulled, 2 * 0.0128e9 / (0.231e9 / 1.5e-3) - 1.1e-3, 1e-9);         // beta x at 154 GFLOPS
   // The device's history of the operator pulls the same way.
   SchedulerTaskState remembered = network[0];
   remembered.history_gflops = 154;
-  EXPECT_NEAR(LatencyGradients({remembered}, {})[0], pulled, 1e-6);
+  EXPECT_NEAR(LatencyGradients({remembered}, forward_only)[0], pulled, 1e-6);
   // ucb then gives the projection more rounds than its small time alone would earn it.
-  std::map<size_t, int> count = UcbRounds(network, 40, 7);
-  EXPECT_GT(count[0], count[1]);
+  SchedulerTaskState unrelated = network[1];
+  unrelated.op = "gemm";
+  EXPECT_GT(UcbRounds(network, 40, 7)[0], UcbRounds({network[0], unrelated}, 40, 7)[0]);
 }
 
 // ResNet-18's 7x7 stem (0.236 GFLOP at 112 GFLOPS, no Winograd sketch applies) beside a 3x3
@@ -96,14 +136,15 @@ TEST(TaskScheduler, ASmallTaskFarBelowItsOperatorsThroughputPromisesMuch) {
 // stem would promise a drop that never shrinks (it took 300 of 400 trials); of other sketches,
 // the 3x3 layer pulls nothing, and a stride-2 layer of the stem's sketches still does.
 TEST(TaskScheduler, OnlyTasksOfTheSameSketchesSetEachOthersReach) {
-  const std::vector<double> flat(30, 2.1);
-  SchedulerTaskState stem = Task(2.1, flat, 1, 0.236), winograd = Task(0.7, {0.9, 0.7}, 4, 0.231);
+  std::vector<double> rounds(29, 2.3);
+  rounds.push_back(2.1);  // its last round gained
+  SchedulerTaskState stem = Task(2.1, rounds, 1, 0.236), winograd = Task(0.7, {0.9, 0.7}, 4, 0.231);
   stem.sketches = "conv2d_direct_vec,conv2d_oc_vec_nchwc,";
   winograd.sketches = "conv2d_direct_vec,conv2d_oc_vec_nchwc,conv2d_winograd_f4_nchwc,";
-  EXPECT_NEAR(LatencyGradients({stem, winograd}, {})[0], 0.8 * -2.1e-3 / 30, 1e-9);  // g/t alone
+  EXPECT_NEAR(LatencyGradients({stem, winograd}, {.alpha = 0})[0], -2.1e-3 / 30, 1e-9);  // g/t alone
   SchedulerTaskState stride2 = Task(0.3, {0.4, 0.3}, 1, 0.116);  // 387 GFLOPS, of the stem's sketches
   stride2.sketches = stem.sketches;
-  EXPECT_NEAR(LatencyGradients({stem, winograd, stride2}, {})[0], 0.8 * (2 * 0.236e9 / (0.116e9 / 0.3e-3) - 2.1e-3),
+  EXPECT_NEAR(LatencyGradients({stem, winograd, stride2}, {.alpha = 0})[0], 2 * 0.236e9 / (0.116e9 / 0.3e-3) - 2.1e-3,
               1e-9);
   // ucb then shares the rounds rather than giving the stem every one.
   std::map<size_t, int> count = UcbRounds({stem, winograd}, 40, 11);
