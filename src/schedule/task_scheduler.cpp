@@ -113,8 +113,8 @@ std::vector<double> LatencyGradients(const std::vector<SchedulerTaskState>& task
     // Expected: one more round lowers it as the average round did so far, or towards what the
     // best throughput among similar tasks (times beta) would give. That second promise is a
     // guess a task may never make good: VGG-16's fc6 streams 411 MB where fc8 sits in the cache,
-    // and it took 195-287 of 400 trials, most after its last gain. Each round without progress
-    // halves what is left of it every `reach_half_life` rounds.
+    // and it took 195-287 of 400 trials, most after its last gain. So the promise halves every
+    // `reach_half_life` rounds in a row without progress, and a round with progress renews it.
     double reachable = std::numeric_limits<double>::infinity();
     for (const SchedulerTaskState& other : tasks)
       if (&other != &t && Similar(t, other) && std::isfinite(other.best_time_s) && other.best_time_s > 0)
