@@ -1,4 +1,6 @@
 // What a network run's report adds up to: each task's best and latency, the network's sums.
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "schedule/network_tuner.h"
@@ -15,6 +17,37 @@ std::optional<std::pair<size_t, TaskBest>> NetworkTaskReport::Best() const {
 std::optional<double> NetworkTaskReport::LatencyS() const {
   if (const auto best = Best()) return std::min(best->second.time_s, default_time_s.value_or(best->second.time_s));
   return default_time_s;
+}
+
+// "conv2d_oc_vec: fastest of 2 tried (conv2d_winograd at 0.55 of it); not tried: conv2d_direct_local
+// (prior 0.05: ...)". Ratios are of the settled sketch's best time.
+std::string NetworkTaskReport::ExplainChoice() const {
+  const auto best = Best();
+  if (!best) return "no sketch has a result yet";
+  std::vector<std::string> others, untried;
+  int tried = 0;
+  for (size_t s = 0; s < sketches.size(); ++s) {
+    const SketchReport& sketch = sketches[s];
+    if (sketch.best) {
+      ++tried;
+      if (s != best->first)
+        others.push_back(
+            fmt::format("{} at {:.2f} of it", sketch.template_name, best->second.time_s / sketch.best->time_s));
+    } else {
+      untried.push_back(fmt::format("{} (prior {:.2f}: {})", sketch.template_name, sketch.prior, sketch.prior_note));
+    }
+  }
+  std::string why = fmt::format("{}: fastest of {} tried", sketches[best->first].template_name, tried);
+  if (!others.empty()) {
+    why += " (";
+    for (size_t i = 0; i < others.size(); ++i) why += (i ? ", " : "") + others[i];
+    why += ")";
+  }
+  if (!untried.empty()) {
+    why += "; not tried: ";
+    for (size_t i = 0; i < untried.size(); ++i) why += (i ? ", " : "") + untried[i];
+  }
+  return why;
 }
 
 double NetworkRunReport::LatencyS() const {

@@ -39,7 +39,9 @@ struct Sketch {
   // auto chose gga), so history tells them apart.
   std::string tuner = "first-round";
   SketchState state;
-  int64_t trials = 0;  // on record: the history's when the run started, then each one this run measures
+  int64_t trials = 0;        // on record: the history's when the run started, then each one this run measures
+  double measure_s = 0;      // the measurer's wall clock for this run's trials of it
+  int64_t measured_now = 0;  // ... and how many
 };
 
 struct Slot {
@@ -78,6 +80,12 @@ void Refresh(Slot& slot, NetworkTaskReport& report) {
     if (sketch.task->best()) best = std::min(best, sketch.task->best()->time_s);
   }
   slot.scheduling.best_time_s = best;
+  slot.scheduling.seconds = 0;
+  slot.scheduling.trials = 0;
+  for (const Sketch& sketch : slot.sketches) {
+    slot.scheduling.seconds += sketch.measure_s;
+    slot.scheduling.trials += sketch.measured_now;
+  }
   slot.scheduling.exhausted =
       std::all_of(slot.sketches.begin(), slot.sketches.end(), [](const Sketch& s) { return s.state.exhausted; });
 }
@@ -100,7 +108,6 @@ class NetworkRun {
   std::vector<SketchEvidence> Evidence(const std::string& op) const;
   void UpdatePriors(size_t task);
   size_t MostPromising(size_t task);  // the sketch whose default the warm-up measures
-  std::string ExplainChoice(size_t task) const;
   RunRecorder& Recorder(Sketch& sketch);
   std::optional<double> MeasureConfig(Sketch& sketch, const Config& config, Budget& budget);
   std::optional<double> MeasureDefault(Sketch& sketch, Budget& budget);
@@ -256,38 +263,6 @@ size_t NetworkRun::MostPromising(size_t task) {
   return best;
 }
 
-// "conv2d_oc_vec: fastest of 2 tried (conv2d_winograd at 0.55 of it); not tried: conv2d_direct_local
-// (prior 0.05: ...)". Ratios are of the settled sketch's best time.
-std::string NetworkRun::ExplainChoice(size_t task) const {
-  const NetworkTaskReport& report = report_.tasks[task];
-  const auto best = report.Best();
-  if (!best) return "no sketch has a result yet";
-  std::vector<std::string> others, untried;
-  int tried = 0;
-  for (size_t s = 0; s < report.sketches.size(); ++s) {
-    const SketchReport& sketch = report.sketches[s];
-    if (sketch.best) {
-      ++tried;
-      if (s != best->first)
-        others.push_back(
-            fmt::format("{} at {:.2f} of it", sketch.template_name, best->second.time_s / sketch.best->time_s));
-    } else {
-      untried.push_back(fmt::format("{} (prior {:.2f}: {})", sketch.template_name, sketch.prior, sketch.prior_note));
-    }
-  }
-  std::string why = fmt::format("{}: fastest of {} tried", report.sketches[best->first].template_name, tried);
-  if (!others.empty()) {
-    why += " (";
-    for (size_t i = 0; i < others.size(); ++i) why += (i ? ", " : "") + others[i];
-    why += ")";
-  }
-  if (!untried.empty()) {
-    why += "; not tried: ";
-    for (size_t i = 0; i < untried.size(); ++i) why += (i ? ", " : "") + untried[i];
-  }
-  return why;
-}
-
 RunRecorder& NetworkRun::Recorder(Sketch& sketch) {
   if (!sketch.recorder) {
     const nlohmann::json options = o_.tuner_options;
@@ -315,6 +290,8 @@ std::optional<double> NetworkRun::MeasureConfig(Sketch& sketch, const Config& co
   const MeasuredBatch& measured = batch.measured;
   budget.Spend(static_cast<int64_t>(measured.results.size()));
   sketch.trials += static_cast<int64_t>(measured.results.size());
+  sketch.measured_now += static_cast<int64_t>(measured.results.size());
+  sketch.measure_s += measured.WallSeconds();
   if (measured.end == MeasuredBatch::End::kBrokenEnvironment) Broken(measured.error);
   if (!measured.complete() || !measured.results.front().ok()) return std::nullopt;
   return measured.results.front().time_s;
@@ -493,6 +470,8 @@ void NetworkRun::Search(Budget& budget, const NetworkProgress& progress) {
       step = RunStep(*sketch.task, measurer_, &Recorder(sketch), size, interrupt_);
       budget.Spend(step.measured);
       sketch.trials += step.measured;
+      sketch.measured_now += step.measured;
+      sketch.measure_s += step.wall_s;
       if (step.exhausted) {
         sketch.state.exhausted = true;
       } else {
@@ -543,7 +522,7 @@ void NetworkRun::RetimeLeaders(const Budget& budget) {
 void NetworkRun::End(std::string_view status, std::string_view error) {
   for (size_t i = 0; i < slots_.size(); ++i) {
     NetworkTaskReport& report = report_.tasks[i];
-    report.sketch_choice = ExplainChoice(i);
+    report.sketch_choice = report.ExplainChoice();
     if (report.first)
       store_.SetFirstConfig(report_.network_run_id, static_cast<int>(i),
                             report.first->template_name + ": " + report.first->config_key, report.first->source,

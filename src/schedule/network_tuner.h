@@ -90,6 +90,8 @@ struct NetworkTaskReport {
   std::optional<std::pair<size_t, TaskBest>> Best() const;
   // Its best time, else its default's; nullopt when neither is known.
   std::optional<double> LatencyS() const;
+  // "conv2d_oc_vec: fastest of 2 tried (conv2d_winograd at 0.55 of it); not tried: ..."
+  std::string ExplainChoice() const;
   // No config of it was measured (a budget smaller than the task count): it runs `first`,
   // transferred and unmeasured.
   bool Unmeasured() const { return !Best() && first.has_value(); }
