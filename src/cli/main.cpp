@@ -210,8 +210,6 @@ int TensortuneMain(int argc, char** argv) {
   net_cmd->add_option("--tuner-opt", net_tuner_opts, "Tuner option key=value (repeatable; see `tensortune tuners`)");
   net_cmd->add_option("--ucb-c", net.tuning.scheduling.ucb_c, "UCB exploration constant (tasks and sketches)")
       ->capture_default_str();
-  net_cmd->add_flag("!--gain-per-trial,--gain-per-second", net.tuning.scheduling.per_second,
-                    "Rank tasks by latency gained per trial, as Ansor does (default: per second of measuring)");
   tt::AddSeedOption(*net_cmd, net.tuning.seed);
   net_cmd->add_option("--batch-size", net.tuning.batch_size, "Configurations per round")->capture_default_str();
   net_cmd->add_option("--timeout", net.timeout_s, "Seconds allowed per configuration")->capture_default_str();

@@ -29,11 +29,6 @@ struct MeasuredBatch {
   std::string error;  // kBrokenEnvironment: what broke
 
   bool complete() const { return end == End::kComplete; }
-  double WallSeconds() const {  // the results' shares of the measurer's wall clock
-    double total = 0;
-    for (const MeasureResult& r : results) total += r.wall_s;
-    return total;
-  }
 };
 
 class Measurer {

@@ -39,9 +39,7 @@ struct Sketch {
   // auto chose gga), so history tells them apart.
   std::string tuner = "first-round";
   SketchState state;
-  int64_t trials = 0;        // on record: the history's when the run started, then each one this run measures
-  double measure_s = 0;      // the measurer's wall clock for this run's trials of it
-  int64_t measured_now = 0;  // ... and how many
+  int64_t trials = 0;  // on record: the history's when the run started, then each one this run measures
 };
 
 struct Slot {
@@ -80,12 +78,6 @@ void Refresh(Slot& slot, NetworkTaskReport& report) {
     if (sketch.task->best()) best = std::min(best, sketch.task->best()->time_s);
   }
   slot.scheduling.best_time_s = best;
-  slot.scheduling.seconds = 0;
-  slot.scheduling.trials = 0;
-  for (const Sketch& sketch : slot.sketches) {
-    slot.scheduling.seconds += sketch.measure_s;
-    slot.scheduling.trials += sketch.measured_now;
-  }
   slot.scheduling.exhausted =
       std::all_of(slot.sketches.begin(), slot.sketches.end(), [](const Sketch& s) { return s.state.exhausted; });
 }
@@ -290,8 +282,6 @@ std::optional<double> NetworkRun::MeasureConfig(Sketch& sketch, const Config& co
   const MeasuredBatch& measured = batch.measured;
   budget.Spend(static_cast<int64_t>(measured.results.size()));
   sketch.trials += static_cast<int64_t>(measured.results.size());
-  sketch.measured_now += static_cast<int64_t>(measured.results.size());
-  sketch.measure_s += measured.WallSeconds();
   if (measured.end == MeasuredBatch::End::kBrokenEnvironment) Broken(measured.error);
   if (!measured.complete() || !measured.results.front().ok()) return std::nullopt;
   return measured.results.front().time_s;
@@ -470,8 +460,6 @@ void NetworkRun::Search(Budget& budget, const NetworkProgress& progress) {
       step = RunStep(*sketch.task, measurer_, &Recorder(sketch), size, interrupt_);
       budget.Spend(step.measured);
       sketch.trials += step.measured;
-      sketch.measured_now += step.measured;
-      sketch.measure_s += step.wall_s;
       if (step.exhausted) {
         sketch.state.exhausted = true;
       } else {

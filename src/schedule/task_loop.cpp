@@ -34,7 +34,6 @@ StepOutcome RunStep(TuningTask& task, Measurer& measurer, RunRecorder* recorder,
   task.Learn(done, measured.results);
   if (observe && !done.empty()) observe(task, done, measured.results);
   outcome.measured = static_cast<int64_t>(done.size());
-  outcome.wall_s = measured.WallSeconds();
   outcome.end = measured.end;
   outcome.error = std::move(measured.error);
   return outcome;

@@ -16,7 +16,6 @@ namespace tt {
 
 struct StepOutcome {
   int64_t measured = 0;    // configs measured and recorded this round
-  double wall_s = 0;       // the measurer's wall clock for them
   bool exhausted = false;  // the tuner had nothing left to propose
   MeasuredBatch::End end = MeasuredBatch::End::kComplete;
   std::string error;  // kBrokenEnvironment: what broke

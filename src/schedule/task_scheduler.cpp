@@ -49,7 +49,7 @@ class Gradient : public TaskScheduler {
   size_t Pick(const std::vector<SchedulerTaskState>& tasks, Rng& rng) override {
     const std::vector<size_t> live = Live(tasks);
     if (rng.Chance(options_.epsilon)) return live[rng.Below(live.size())];
-    const std::vector<double> gradients = GradientsPerCost(tasks, options_);
+    const std::vector<double> gradients = LatencyGradients(tasks, options_);
     return ArgmaxRandomTie(
         live, [&](size_t i) { return -gradients[i]; }, rng);
   }
@@ -64,7 +64,7 @@ class Ucb : public TaskScheduler {
   explicit Ucb(SchedulerOptions options) : options_(options) {}
   size_t Pick(const std::vector<SchedulerTaskState>& tasks, Rng& rng) override {
     const std::vector<size_t> live = Live(tasks);
-    const std::vector<double> gradients = GradientsPerCost(tasks, options_);
+    const std::vector<double> gradients = LatencyGradients(tasks, options_);
     double largest = 0;
     int64_t rounds = 0;
     for (size_t i : live) {
@@ -128,24 +128,6 @@ std::vector<double> LatencyGradients(const std::vector<SchedulerTaskState>& task
     const double forward = std::min(0.0, next - g);
     gradients[i] = t.weight * (o.alpha * backward + (1 - o.alpha) * forward);
   }
-  return gradients;
-}
-
-std::vector<double> GradientsPerCost(const std::vector<SchedulerTaskState>& tasks, const SchedulerOptions& o) {
-  std::vector<double> gradients = LatencyGradients(tasks, o);
-  if (!o.per_second) return gradients;
-  double known = 0;
-  int counted = 0;
-  for (const SchedulerTaskState& t : tasks)
-    if (const double cost = t.SecondsPerTrial(); cost > 0) {
-      known += cost;
-      ++counted;
-    }
-  if (counted == 0) return gradients;
-  const double mean = known / counted;
-  for (size_t i = 0; i < tasks.size(); ++i)  // a task nothing is known of stays first
-    if (const double cost = tasks[i].SecondsPerTrial(); cost > 0 && gradients[i] != -std::numeric_limits<double>::max())
-      gradients[i] /= cost / mean;
   return gradients;
 }
 

@@ -23,16 +23,12 @@ struct SchedulerTaskState {
   double weight = 1;                                             // occurrences in the network
   double best_time_s = std::numeric_limits<double>::infinity();  // best so far (or its default)
   std::vector<double> best_after_round;                          // best_time_s after each round it was given
-  // What measuring it has cost so far: wall clock and trials (0 and 0: not known).
-  double seconds = 0;
-  int64_t trials = 0;
-  bool exhausted = false;  // every sketch's space is used up: never picked
+  bool exhausted = false;                                        // every sketch's space is used up: never picked
   // The best throughput (GFLOPS) this operator reached on this device in the history, on
   // workloads of the same sketches: what the task might reach too, like a similar task of the
   // same run (0: none known).
   double history_gflops = 0;
   int64_t rounds() const { return static_cast<int64_t>(best_after_round.size()); }
-  double SecondsPerTrial() const { return trials > 0 && seconds > 0 ? seconds / static_cast<double>(trials) : 0; }
 };
 
 struct SchedulerOptions {
@@ -44,9 +40,6 @@ struct SchedulerOptions {
   // that lowered the task's best by less than `progress` (a share of it).
   double reach_half_life = 2;
   double progress = 0.01;
-  // Weigh each task's gradient by its cost: latency gained per second of measuring, not per
-  // trial (a trial of a large convolution takes four of a GEMV's).
-  bool per_second = true;
   double epsilon = 0.05;  // gradient: chance of a random task each round
   double ucb_c = 0.3;     // ucb: exploration constant (Bansor: 0.3)
 };
@@ -66,9 +59,5 @@ std::vector<std::string> TaskSchedulerNames();       // in a fixed order (the co
 // d(network latency)/d(trials of task i) as Ansor estimates it (<= 0; more negative is more
 // promising); exposed for tests and for the ucb reward.
 std::vector<double> LatencyGradients(const std::vector<SchedulerTaskState>& tasks, const SchedulerOptions& options);
-// The same per second of measuring where `per_second` asks: each gradient divided by the task's
-// seconds per trial relative to the mean of the tasks whose cost is known (unknown: the mean).
-// What the gradient and ucb schedulers rank.
-std::vector<double> GradientsPerCost(const std::vector<SchedulerTaskState>& tasks, const SchedulerOptions& options);
 
 }  // namespace tt

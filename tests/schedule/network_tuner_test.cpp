@@ -3,8 +3,6 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
-#include <map>
-
 #include "core/errors.h"
 #include "schedule/schedule_test_support.h"
 
@@ -126,50 +124,6 @@ TEST(TuneNetwork, ABrokenEnvironmentMarksTheRunFailedAndKeepsItsTrials) {
   EXPECT_EQ(Count(db, "SELECT count(*) FROM runs WHERE tuner = 'first-round' AND status = 'finished'"), 2);
   EXPECT_EQ(Count(db, "SELECT count(*) FROM runs WHERE tuner != 'first-round' AND status != 'failed'"), 0);
   EXPECT_GT(Count(db, "SELECT count(*) FROM runs WHERE tuner != 'first-round'"), 0);
-}
-
-// Answers as the fake does and reports each trial of `costly` as taking 16 s of the measurer's
-// wall clock, the others 1 s.
-class CostlyMeasurer : public Measurer {
- public:
-  explicit CostlyMeasurer(std::string costly) : costly_(std::move(costly)) {}
-  MeasuredBatch Measure(const MeasureTask& task, const std::vector<Config>& batch,
-                        const std::atomic<bool>* stop) override {
-    MeasuredBatch measured = fake_.Measure(task, batch, stop);
-    for (MeasureResult& r : measured.results) r.wall_s = task.workload.Key() == costly_ ? 16 : 1;
-    return measured;
-  }
-
- private:
-  std::string costly_;
-  FakeMeasurer fake_{testing::IndexGflops};
-};
-
-// The schedulers weigh a task's promise by the wall clock its trials take: the costly task gets
-// fewer trials than when the gain is counted per trial, and the run takes less time.
-TEST(TuneNetwork, ATaskWhoseTrialsCostMoreGetsFewerOfThem) {
-  const std::string costly = "gemm:m=16,n=16,k=16";
-  std::map<bool, std::pair<int64_t, double>> costly_trials_and_seconds;
-  for (const bool per_second : {true, false}) {
-    TempDir dir;
-    const std::string db = dir.File("h.db");
-    auto store = SqliteHistoryStore::Open(db);
-    CostlyMeasurer measurer(costly);
-    NetworkTuneOptions o = Options("ucb", 120);
-    o.scheduling.per_second = per_second;
-    o.retime_share = 0;
-    TuneNetwork(*store, measurer, CpuDevice(), testing::kLimits, Tiny(), o, nullptr);
-    const int64_t trials = Count(db,
-                                 "SELECT count(*) FROM trials t JOIN workloads w ON w.id = t.workload_id WHERE "
-                                 "w.key = '" +
-                                     costly + "'");
-    costly_trials_and_seconds[per_second] = {trials, Count(db, "SELECT sum(wall_s) FROM trials")};
-  }
-  const auto [trials_per_second, seconds_per_second] = costly_trials_and_seconds[true];
-  const auto [trials_per_trial, seconds_per_trial] = costly_trials_and_seconds[false];
-  EXPECT_GT(trials_per_second, 0);
-  EXPECT_LT(trials_per_second, trials_per_trial);
-  EXPECT_LT(seconds_per_second, seconds_per_trial);
 }
 
 // Three convolutions on which one sketch is ten times faster than every other: once the first

@@ -114,31 +114,6 @@ TEST(TaskScheduler, AnUnreachedNeighbourDoesNotTakeTheBudget) {
 
 // A 1x1 projection (0.0128 GFLOP) stuck at about 11 GFLOPS beside a 3x3 layer (0.231 GFLOP)
 // at 154 GFLOPS: not alike in size, but of one operator, so the projection has much to gain.
-// Per second of measuring: a task that promises twice as much but whose trials take four times
-// as long gives way; per trial (Ansor's rule) it does not.
-TEST(TaskScheduler, GainPerSecondWeighsEachPromiseByWhatItsTrialsCost) {
-  std::vector<SchedulerTaskState> tasks{Task(10, {20, 15, 12, 11, 10}, 2, 1, "gemm"),
-                                        Task(10, {20, 15, 12, 11, 10}, 1, 1, "conv2d")};
-  EXPECT_EQ(GradientsPerCost(tasks, {}), LatencyGradients(tasks, {}));  // costs not known yet
-  tasks[0].seconds = 40, tasks[0].trials = 10;
-  tasks[1].seconds = 5, tasks[1].trials = 5;
-  const auto per_second = GradientsPerCost(tasks, {});
-  EXPECT_LT(per_second[1], per_second[0]);
-  EXPECT_EQ(GradientsPerCost(tasks, {.per_second = false}), LatencyGradients(tasks, {}));
-  Rng rng(5);
-  EXPECT_EQ(MakeTaskScheduler("gradient", {.epsilon = 0})->Pick(tasks, rng), 1u);
-  EXPECT_EQ(MakeTaskScheduler("gradient", {.per_second = false, .epsilon = 0})->Pick(tasks, rng), 0u);
-  // ucb ranks the same rewards: over 40 rounds without progress the cheap task gets more.
-  std::map<size_t, int> ucb;
-  auto scheduler = MakeTaskScheduler("ucb");
-  for (int round = 0; round < 40; ++round) {
-    const size_t t = scheduler->Pick(tasks, rng);
-    ++ucb[t];
-    tasks[t].best_after_round.push_back(tasks[t].best_time_s);
-  }
-  EXPECT_GT(ucb[1], ucb[0]);
-}
-
 TEST(TaskScheduler, ASmallTaskFarBelowItsOperatorsThroughputPromisesMuch) {
   const std::vector<double> history = Improving(10, 1.3, 1.1);
   const std::vector<SchedulerTaskState> network{Task(1.1, history, 1, 0.0128), Task(1.5, {2, 1.5}, 4, 0.231)};
