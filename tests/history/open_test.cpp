@@ -153,7 +153,11 @@ TEST(HistoryOpen, RefusesMissingDirectory) {
 
 TEST(HistoryOpen, RefusesDirectoryAsPath) {
   TempDir dir;
-  ExpectRefused(dir.path().string(), "is a directory");
+  // A folder inside the test's own: ExpectRefused compares the parent's listing before and
+  // after, and the system's temporary folder changes under tests running in parallel.
+  const fs::path folder = dir.path() / "history.db";
+  fs::create_directory(folder);
+  ExpectRefused(folder.string(), "is a directory");
 }
 
 TEST(HistoryOpen, RefusesUnwritableDirectory) {
