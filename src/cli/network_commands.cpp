@@ -43,6 +43,16 @@ nlohmann::json AnytimeJson(const std::vector<std::pair<int64_t, double>>& progre
   return curve;
 }
 
+// The trials after which the search's estimate first came within 1% of where the search ended:
+// the budget that would have bought nearly as much (nullopt without a curve). The curve's last
+// point is the estimate once the leaders were timed again; the search ended at `search_end_s`.
+std::optional<int64_t> TrialsToWithinOnePercent(const std::vector<std::pair<int64_t, double>>& progress,
+                                                double search_end_s) {
+  for (const auto& [trials, latency_s] : progress)
+    if (latency_s <= search_end_s * 1.01 || trials == progress.back().first) return trials;
+  return std::nullopt;
+}
+
 nlohmann::json ReportJson(const NetworkRunReport& r, const std::string& device) {
   nlohmann::json tasks = nlohmann::json::array();
   for (const auto& t : r.tasks) {
@@ -404,10 +414,16 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
   const NetworkRunReport report = TuneNetwork(*store, measurer, measurer.device(), measurer.limits(), network, options,
                                               guard.flag(), report_progress);
   progress.Finish();
+  const auto runs = store->NetworkRuns(report.network_run_id);
+  const auto curve = runs.empty() ? std::vector<std::pair<int64_t, double>>{} : runs.front().progress;
+  const double search_end_s = report.retimed.measurements > 0 ? report.retimed.latency_before_s
+                              : curve.empty()                 ? 0
+                                                              : curve.back().second;
+  const std::optional<int64_t> enough = TrialsToWithinOnePercent(curve, search_end_s);
   if (o.json) {
     nlohmann::json j = ReportJson(report, measurer.device().name);
-    const auto runs = store->NetworkRuns(report.network_run_id);
-    j["anytime"] = AnytimeJson(runs.empty() ? std::vector<std::pair<int64_t, double>>{} : runs.front().progress);
+    j["anytime"] = AnytimeJson(curve);
+    j["within_1pct_after_trials"] = enough ? nlohmann::json(*enough) : nullptr;
     if (!network.untuned.empty()) {
       j["not_tuned"] = UntunedJson(network, model);
       j["tuned_share"] = model.Share(model.tuned) ? nlohmann::json(*model.Share(model.tuned)) : nullptr;
@@ -415,6 +431,12 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
     out << j.dump(2) << "\n";
   } else {
     PrintReport(out, report);
+    if (enough && curve.size() > 1)
+      out << (*enough < curve.back().first
+                  ? fmt::format("the search's estimate came within 1% of where it ended ({:.3f} ms) after {} of "
+                                "its {} trials\n",
+                                search_end_s * 1e3, *enough, curve.back().first)
+                  : "the search's estimate was still falling in its last round: more trials may pay\n");
     if (!network.untuned.empty())
       out << "the estimate leaves out the nodes not tuned; " << UntunedLine(network, model) << "\n";
   }

@@ -69,6 +69,15 @@ TEST(TuneNetworkCommand, TunesAUserNetworkAndRecordsEveryTrial) {
   ASSERT_GE(report["anytime"].size(), 2u);
   EXPECT_EQ(report["anytime"].back()["trials"], 12);
   EXPECT_DOUBLE_EQ(report["anytime"].back()["latency_s"].get<double>(), report["latency_s"].get<double>());
+  // Where the curve first came within 1% of where the search ended (before the leaders were timed
+  // again): what a smaller budget would have bought.
+  const double search_end = report["retimed"]["measurements"].get<int>() > 0
+                                ? report["retimed"]["latency_before_s"].get<double>()
+                                : report["latency_s"].get<double>();
+  int64_t enough = 12;
+  for (const auto& point : report["anytime"])
+    if (enough == 12 && point["latency_s"].get<double>() <= search_end * 1.01) enough = point["trials"].get<int64_t>();
+  EXPECT_EQ(report["within_1pct_after_trials"], enough);
   EXPECT_EQ(Sql(db, "SELECT count(*) FROM network_tasks WHERE default_time_s > 0 AND first_config IS NOT NULL"), "2\n");
   EXPECT_GT(report["latency_s"].get<double>(), 0);
   EXPECT_LE(report["latency_s"].get<double>(), report["default_latency_s"].get<double>());
