@@ -43,16 +43,6 @@ nlohmann::json AnytimeJson(const std::vector<std::pair<int64_t, double>>& progre
   return curve;
 }
 
-// The trials after which the search's estimate first came within 1% of where the search ended:
-// the budget that would have bought nearly as much (nullopt without a curve). The curve's last
-// point is the estimate once the leaders were timed again; the search ended at `search_end_s`.
-std::optional<int64_t> TrialsToWithinOnePercent(const std::vector<std::pair<int64_t, double>>& progress,
-                                                double search_end_s) {
-  for (const auto& [trials, latency_s] : progress)
-    if (latency_s <= search_end_s * 1.01 || trials == progress.back().first) return trials;
-  return std::nullopt;
-}
-
 nlohmann::json ReportJson(const NetworkRunReport& r, const std::string& device) {
   nlohmann::json tasks = nlohmann::json::array();
   for (const auto& t : r.tasks) {

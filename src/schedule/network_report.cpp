@@ -81,4 +81,11 @@ int NetworkRunReport::WarmTasks() const {
   return static_cast<int>(std::count_if(tasks.begin(), tasks.end(), [](const auto& t) { return t.started_warm; }));
 }
 
+std::optional<int64_t> TrialsToWithinOnePercent(const std::vector<std::pair<int64_t, double>>& curve,
+                                                double search_end_s) {
+  for (const auto& [trials, latency_s] : curve)
+    if (latency_s <= search_end_s * 1.01 || trials == curve.back().first) return trials;
+  return std::nullopt;
+}
+
 }  // namespace tt

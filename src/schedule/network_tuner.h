@@ -130,6 +130,14 @@ struct NetworkRunReport {
 
 using NetworkProgress = std::function<void(const NetworkRunReport&)>;
 
+// The trials after which an anytime curve ((trials, estimated latency) after each round) first
+// came within 1% of `search_end_s`, where the search ended: the budget that would have bought
+// nearly as much. The curve's last point when no earlier one did (the estimate was still
+// falling); nullopt for an empty curve. The search's end is passed apart because re-timing the
+// leaders replaces the curve's last point.
+std::optional<int64_t> TrialsToWithinOnePercent(const std::vector<std::pair<int64_t, double>>& curve,
+                                                double search_end_s);
+
 // Throws UserError for bad options (options.Check() and every sketch's tuner choice, before
 // anything is written) and EnvironmentError when
 // the environment breaks (after recording what was measured and marking the run failed).

@@ -126,6 +126,15 @@ TEST(TuneNetwork, ABrokenEnvironmentMarksTheRunFailedAndKeepsItsTrials) {
   EXPECT_GT(Count(db, "SELECT count(*) FROM runs WHERE tuner != 'first-round'"), 0);
 }
 
+TEST(TuneNetwork, TheTrialsThatBoughtNearlyAsMuchAreWhereTheCurveCameWithinOnePercent) {
+  const std::vector<std::pair<int64_t, double>> curve{{12, 2.0}, {48, 1.05}, {96, 1.02}, {200, 1.009}, {400, 1.0}};
+  EXPECT_EQ(TrialsToWithinOnePercent(curve, 1.0), 200);
+  EXPECT_EQ(TrialsToWithinOnePercent(curve, 1.02), 96);  // the search ended higher; re-timing lowered the last point
+  // Still falling at the end: the last point.
+  EXPECT_EQ(TrialsToWithinOnePercent({{12, 2.0}, {24, 1.5}}, 1.0), 24);
+  EXPECT_EQ(TrialsToWithinOnePercent({}, 1.0), std::nullopt);
+}
+
 // Three convolutions on which one sketch is ten times faster than every other: once the first
 // task has shown it, the others are not tried on the next tasks, and each task says why.
 const Network& Convs() {
