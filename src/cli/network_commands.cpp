@@ -406,9 +406,7 @@ int RunTuneNetwork(const TuneNetworkOptions& o, std::ostream& out) {
   progress.Finish();
   const auto runs = store->NetworkRuns(report.network_run_id);
   const auto curve = runs.empty() ? std::vector<std::pair<int64_t, double>>{} : runs.front().progress;
-  const double search_end_s = report.retimed.measurements > 0 ? report.retimed.latency_before_s
-                              : curve.empty()                 ? 0
-                                                              : curve.back().second;
+  const double search_end_s = report.SearchEndLatencyS();
   const std::optional<int64_t> enough = TrialsToWithinOnePercent(curve, search_end_s);
   if (o.json) {
     nlohmann::json j = ReportJson(report, measurer.device().name);

@@ -1,5 +1,6 @@
 // What a network run's report adds up to: each task's best and latency, the network's sums.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -38,15 +39,8 @@ std::string NetworkTaskReport::ExplainChoice() const {
     }
   }
   std::string why = fmt::format("{}: fastest of {} tried", sketches[best->first].template_name, tried);
-  if (!others.empty()) {
-    why += " (";
-    for (size_t i = 0; i < others.size(); ++i) why += (i ? ", " : "") + others[i];
-    why += ")";
-  }
-  if (!untried.empty()) {
-    why += "; not tried: ";
-    for (size_t i = 0; i < untried.size(); ++i) why += (i ? ", " : "") + untried[i];
-  }
+  if (!others.empty()) why += fmt::format(" ({})", fmt::join(others, ", "));
+  if (!untried.empty()) why += fmt::format("; not tried: {}", fmt::join(untried, ", "));
   return why;
 }
 
@@ -55,6 +49,10 @@ double NetworkRunReport::LatencyS() const {
   for (const auto& t : tasks)
     if (const auto latency = t.LatencyS()) total += static_cast<double>(t.task.weight) * *latency;
   return total;
+}
+
+double NetworkRunReport::SearchEndLatencyS() const {
+  return retimed.measurements > 0 ? retimed.latency_before_s : LatencyS();
 }
 
 double NetworkRunReport::DefaultLatencyS() const {

@@ -121,6 +121,8 @@ struct NetworkRunReport {
   // Sum over tasks of weight x LatencyS(); tasks with neither best nor default are left out
   // (counted by TasksUnknown), tasks with only a default are counted by TasksAtDefault.
   double LatencyS() const;
+  // The estimate where the search ended, before the leaders were timed again.
+  double SearchEndLatencyS() const;
   double DefaultLatencyS() const;
   int TasksAtDefault() const;
   int TasksUnknown() const;
